@@ -1,0 +1,76 @@
+import { InvalidArgumentError } from './errors.js';
+
+/** Linux limits: NAME_MAX per segment and PATH_MAX for the whole path, in bytes. */
+export const MAX_SEGMENT_BYTES = 255;
+export const MAX_PATH_BYTES = 4096;
+
+// Characters that are never legitimate in a model-supplied path: C0/C1 controls, DEL,
+// bidi overrides/isolates, zero-width characters and line separators. They enable
+// display spoofing (a path that renders as another) and have no honest use here.
+const FORBIDDEN_CHARS = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]/u;
+
+function describeChar(ch: string): string {
+  return `U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+}
+
+/**
+ * Splits a virtual path into segments after validating its characters.
+ * `.` and empty segments are dropped; `..` is kept for the caller to judge
+ * against mount boundaries (it must never be clamped). Relative paths are
+ * taken relative to the virtual root `/`.
+ */
+export function splitVirtualPath(input: unknown): string[] {
+  if (typeof input !== 'string') {
+    throw new InvalidArgumentError('path must be a string such as "/src/index.ts".');
+  }
+  if (input.trim() === '') {
+    throw new InvalidArgumentError('path is empty: give a virtual path such as "/src/index.ts".');
+  }
+  if (input.includes('\0')) {
+    throw new InvalidArgumentError(
+      'path contains a NUL byte; give a plain virtual path such as "/src/index.ts".',
+    );
+  }
+  if (input.includes('\\')) {
+    throw new InvalidArgumentError(
+      `path contains a backslash; use forward slashes, e.g. "${input.replaceAll('\\', '/').replace(/[\u0000-\u001f]/gu, '')}".`,
+    );
+  }
+  const bad = FORBIDDEN_CHARS.exec(input);
+  if (bad) {
+    throw new InvalidArgumentError(
+      `path contains the control or invisible character ${describeChar(bad[0])}; paths must be plain text.`,
+    );
+  }
+  if (Buffer.byteLength(input, 'utf8') > MAX_PATH_BYTES) {
+    throw new InvalidArgumentError(`path is longer than ${MAX_PATH_BYTES} bytes.`);
+  }
+  const segments: string[] = [];
+  for (const segment of input.split('/')) {
+    if (segment === '' || segment === '.') continue;
+    if (Buffer.byteLength(segment, 'utf8') > MAX_SEGMENT_BYTES) {
+      throw new InvalidArgumentError(`a path segment is longer than ${MAX_SEGMENT_BYTES} bytes.`);
+    }
+    segments.push(segment);
+  }
+  return segments;
+}
+
+export function joinVirtual(segments: readonly string[]): string {
+  return `/${segments.join('/')}`;
+}
+
+/** Segment-wise prefix test: "/data" contains "/data/x" but not "/database". */
+export function isVirtualPrefix(prefix: string, candidate: string): boolean {
+  if (prefix === '/') return true;
+  return candidate === prefix || candidate.startsWith(`${prefix}/`);
+}
+
+/** Parses a virtual path that must not contain `..` (used for config-like inputs). */
+export function normalizeStrictVirtualPath(input: unknown): string {
+  const segments = splitVirtualPath(input);
+  if (segments.includes('..')) {
+    throw new InvalidArgumentError(`"${String(input)}" must not contain ".." segments.`);
+  }
+  return joinVirtual(segments);
+}
