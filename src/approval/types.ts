@@ -1,0 +1,59 @@
+import type { ApprovalPayload } from './payloads.js';
+
+/** What a tool says about a call before it runs. */
+export type ApprovalResult =
+  | { status: 'blocked'; reason: string }
+  | { status: 'pre_approved' }
+  | { status: 'needs_approval'; payload: ApprovalPayload };
+
+export const ApprovalResult = {
+  blocked: (reason: string): ApprovalResult => ({ status: 'blocked', reason }),
+  preApproved: (): ApprovalResult => ({ status: 'pre_approved' }),
+  needsApproval: (payload: ApprovalPayload): ApprovalResult => ({ status: 'needs_approval', payload }),
+} as const;
+
+export type RememberScopeName = 'call' | 'file' | 'mount' | 'tool';
+export interface RememberScope {
+  scope: RememberScopeName;
+}
+
+export interface ApprovalRequest {
+  toolName: string;
+  toolCallId?: string;
+  args: unknown;
+  payload: ApprovalPayload;
+  description: string;
+}
+
+export interface ApprovalDecision {
+  approved: boolean;
+  /** For a denial: what the model should do differently. For an approval: a remark passed along. */
+  note?: string;
+  /** 'session' means the exact call ({ scope: 'call' }). Denials are remembered only if asked. */
+  remember?: 'none' | 'session' | RememberScope;
+  /**
+   * Arguments the user edited before approving (e.g. in $EDITOR). The approval
+   * layer re-checks them, applies THEM, and tells the model what the user changed.
+   */
+  overrideArgs?: Record<string, unknown>;
+}
+
+export type ApprovalCallback = (request: ApprovalRequest) => ApprovalDecision | Promise<ApprovalDecision>;
+
+/** One remembered approval (or denial), as listed to the user. */
+export interface RememberedApproval {
+  id: string;
+  scope: RememberScopeName;
+  toolName: string;
+  /** Human-readable: "edit_file on /src/a.ts", "write_file anywhere under /src". */
+  label: string;
+  approved: boolean;
+  createdAt: string;
+}
+
+/** The part of ApprovalMemory the terminal UI needs (list and revoke). */
+export interface ApprovalMemoryView {
+  list(): RememberedApproval[];
+  revoke(id: string): boolean;
+  clear(): void;
+}

@@ -1,0 +1,96 @@
+/** One applied change, as listed to callers (no content, no host paths). */
+export interface ChangeRecord {
+  id: number;
+  toolName: string;
+  /** Virtual path changed (for a move: the destination). */
+  path: string;
+  /** For a move: where the file came from. */
+  fromPath?: string;
+  /** null when the change created the file. */
+  beforeSha256: string | null;
+  /** null when the change deleted the file. */
+  afterSha256: string | null;
+  /** Whether the before content is still kept (false once evicted by the byte budget). */
+  undoable: boolean;
+  at: string;
+}
+
+interface JournalEntry extends ChangeRecord {
+  beforeContent: Buffer | undefined;
+  beforeMode: number | undefined;
+}
+
+/**
+ * Remembers applied changes so the last one can be undone. Before-contents are
+ * kept within a byte budget: the oldest are dropped first (their records stay,
+ * marked not undoable).
+ */
+export class ChangeJournal {
+  private readonly entries: JournalEntry[] = [];
+  private keptBytes = 0;
+  private nextId = 1;
+
+  constructor(private readonly budgetBytes: number) {}
+
+  record(change: {
+    toolName: string;
+    path: string;
+    fromPath?: string;
+    beforeSha256: string | null;
+    afterSha256: string | null;
+    beforeContent?: Buffer;
+    beforeMode?: number;
+  }): ChangeRecord {
+    const content =
+      change.beforeContent && change.beforeContent.length <= this.budgetBytes
+        ? change.beforeContent
+        : undefined;
+    const entry: JournalEntry = {
+      id: this.nextId++,
+      toolName: change.toolName,
+      path: change.path,
+      ...(change.fromPath ? { fromPath: change.fromPath } : {}),
+      beforeSha256: change.beforeSha256,
+      afterSha256: change.afterSha256,
+      undoable: change.beforeSha256 === null || content !== undefined,
+      at: new Date().toISOString(),
+      beforeContent: content,
+      beforeMode: change.beforeMode,
+    };
+    this.entries.push(entry);
+    this.keptBytes += content?.length ?? 0;
+    this.evict();
+    return toRecord(entry);
+  }
+
+  history(): ChangeRecord[] {
+    return this.entries.map(toRecord);
+  }
+
+  /** The most recent entry with what undo needs (internal to the toolset). */
+  last(): (ChangeRecord & { beforeContent: Buffer | undefined; beforeMode: number | undefined }) | undefined {
+    const e = this.entries.at(-1);
+    return e ? { ...toRecord(e), beforeContent: e.beforeContent, beforeMode: e.beforeMode } : undefined;
+  }
+
+  /** Drops the most recent entry (after it was undone). */
+  pop(): void {
+    const e = this.entries.pop();
+    if (e) this.keptBytes -= e.beforeContent?.length ?? 0;
+  }
+
+  private evict(): void {
+    for (const e of this.entries) {
+      if (this.keptBytes <= this.budgetBytes) break;
+      if (!e.beforeContent) continue;
+      this.keptBytes -= e.beforeContent.length;
+      e.beforeContent = undefined;
+      e.undoable = e.beforeSha256 === null;
+    }
+  }
+}
+
+function toRecord(e: JournalEntry): ChangeRecord {
+  const { beforeContent: _c, beforeMode: _m, ...record } = e;
+  return record;
+}

@@ -1,0 +1,67 @@
+import type { z } from 'zod';
+import type { ApprovalResult } from '../approval/types.js';
+import type { StateTracker } from '../fs/state-tracker.js';
+import type { ErrorCode } from '../sandbox/errors.js';
+import type { Sandbox } from '../sandbox/sandbox.js';
+import type { ChangeJournal } from './change-journal.js';
+import type { ToolLimits } from './limits.js';
+
+/** The names of the built-in tools (LLM-facing, snake_case). */
+export const TOOL_NAMES = [
+  'read_file',
+  'write_file',
+  'edit_file',
+  'patch_file',
+  'edit_lines',
+  'list_files',
+  'delete_file',
+  'move_file',
+  'copy_file',
+] as const;
+export type ToolName = (typeof TOOL_NAMES)[number];
+
+/** Per-call information supplied by the caller (framework adapter or approval layer). */
+export interface ToolCallContext {
+  toolCallId?: string;
+  /**
+   * Set by the approval layer: the file state the user approved (payload.baseSha256).
+   * `null` means the user approved creating a file that did not exist. If the file
+   * differs at execution time the tool refuses with `stale_approval`.
+   */
+  approvedBaseSha256?: string | null;
+  /** Same, for the destination of move/copy. */
+  approvedDestinationSha256?: string | null;
+}
+
+/** Everything a tool needs to run: the sandbox, shared state and limits, plus the call info. */
+export interface ToolContext extends ToolCallContext {
+  sandbox: Sandbox;
+  state: StateTracker;
+  journal: ChangeJournal;
+  limits: ToolLimits;
+}
+
+export interface SandboxTool<I = unknown, O = unknown> {
+  name: string;
+  /** The LLM's usage protocol for this tool. */
+  description: string;
+  inputSchema: z.ZodType<I>;
+  needsApproval(input: I, ctx: ToolContext): Promise<ApprovalResult>;
+  execute(input: I, ctx: ToolContext): Promise<O>;
+}
+
+export interface ToolErrorInfo {
+  code: ErrorCode;
+  message: string;
+  suggestions?: string[];
+  details?: Record<string, unknown>;
+}
+
+export type ToolOutcome<O = unknown> = { ok: true; data: O } | { ok: false; error: ToolErrorInfo };
+
+/** Latest known state of a file, carried by reads and writes (safe-patch seed). */
+export interface FileState {
+  path: string;
+  version: number;
+  sha256: string;
+}
