@@ -1,13 +1,28 @@
+import type { ErrorCode } from '../sandbox/errors.js';
 import type { ApprovalPayload } from './payloads.js';
+
+/**
+ * Why a call cannot go ahead. Without `error` it is a policy block (outside the
+ * sandbox, read-only, …) reported as `approval_blocked`; with `error` the tool
+ * already knows the call would fail (e.g. `edit_not_found`) and that error is
+ * returned as is, so nothing is shown to the user and nothing changes on disk.
+ */
+export interface BlockedError {
+  code: ErrorCode;
+  message: string;
+  suggestions?: string[];
+  details?: Record<string, unknown>;
+}
 
 /** What a tool says about a call before it runs. */
 export type ApprovalResult =
-  | { status: 'blocked'; reason: string }
+  | { status: 'blocked'; reason: string; error?: BlockedError }
   | { status: 'pre_approved' }
   | { status: 'needs_approval'; payload: ApprovalPayload };
 
 export const ApprovalResult = {
-  blocked: (reason: string): ApprovalResult => ({ status: 'blocked', reason }),
+  blocked: (reason: string, error?: BlockedError): ApprovalResult =>
+    error ? { status: 'blocked', reason, error } : { status: 'blocked', reason },
   preApproved: (): ApprovalResult => ({ status: 'pre_approved' }),
   needsApproval: (payload: ApprovalPayload): ApprovalResult => ({ status: 'needs_approval', payload }),
 } as const;

@@ -5,6 +5,7 @@ import type { ErrorCode } from '../sandbox/errors.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
 import type { ChangeJournal } from './change-journal.js';
 import type { ToolLimits } from './limits.js';
+import type { WriterTracker } from './writer-tracker.js';
 
 /** The names of the built-in tools (LLM-facing, snake_case). */
 export const TOOL_NAMES = [
@@ -38,6 +39,7 @@ export interface ToolContext extends ToolCallContext {
   sandbox: Sandbox;
   state: StateTracker;
   journal: ChangeJournal;
+  writers: WriterTracker;
   limits: ToolLimits;
 }
 

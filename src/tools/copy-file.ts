@@ -1,0 +1,15 @@
+import { saveFile } from './file-io.js';
+import { runTransfer, TransferInput, type TransferOutput, transferApproval } from './transfer.js';
+import type { SandboxTool } from './types.js';
+
+export const copyFile: SandboxTool<TransferInput, TransferOutput> = {
+  name: 'copy_file',
+  description:
+    'Copy a file. The source must be readable and the destination writable. An existing destination is never replaced unless `overwrite: true`.',
+  inputSchema: TransferInput,
+  needsApproval: (input, ctx) => transferApproval(ctx, 'copy', input),
+  execute: (input, ctx) =>
+    runTransfer(ctx, 'copy', input, async (e) => {
+      await saveFile(ctx, e.to, e.source.text, e.source.mode);
+    }),
+};

@@ -1,0 +1,152 @@
+import { z } from 'zod';
+import type { EditPayload } from '../approval/payloads.js';
+import { boundedUnifiedDiff } from '../edit/bounded-diff.js';
+import { replaceInText } from '../edit/replace-in-text.js';
+import type { LoadedFile } from './file-io.js';
+import { countLines, toModelText } from './text-stats.js';
+import { toolError } from './tool-error.js';
+import type { SandboxTool, ToolContext } from './types.js';
+import { applyWrite, writerApproval } from './writer.js';
+
+export const EditFileInput = z.object({
+  path: z.string().describe('Virtual path of the file to edit.'),
+  old_string: z.string().describe('The exact text to replace, with enough surrounding context to be unique.'),
+  new_string: z.string().describe('The replacement text (may be empty to delete).'),
+  replace_all: z
+    .boolean()
+    .optional()
+    .describe('Replace every occurrence instead of requiring a unique match.'),
+  base_sha256: z
+    .string()
+    .optional()
+    .describe('sha256 from your last read; the edit is refused if the file changed.'),
+});
+export type EditFileInput = z.infer<typeof EditFileInput>;
+
+export interface EditFileOutput {
+  path: string;
+  replacements_made: number;
+  lines_changed: number;
+  match_level: EditPayload['matchLevel'];
+  message: string;
+  version: number;
+  sha256: string;
+  diff: string;
+}
+
+/** Runs the matching cascade on the current file; a failure becomes a ToolError with the path. */
+export function computeEdit(virtualPath: string, file: LoadedFile, input: EditFileInput) {
+  const result = replaceInText(file.text, {
+    oldString: input.old_string,
+    newString: input.new_string,
+    replaceAll: input.replace_all ?? false,
+  });
+  if (!result.ok) {
+    throw toolError(result.code, `${virtualPath}: ${result.message}`, {
+      ...(result.suggestions ? { suggestions: result.suggestions } : {}),
+      ...(result.details ? { details: result.details } : {}),
+    });
+  }
+  return result;
+}
+
+function contextAround(text: string, firstLine: number, lastLine: number): { before: string; after: string } {
+  const lines = toModelText(text).split('\n');
+  return {
+    before: lines.slice(Math.max(0, firstLine - 4), firstLine - 1).join('\n'),
+    after: lines.slice(lastLine, lastLine + 3).join('\n'),
+  };
+}
+
+/** Builds the edit payload for a given set of arguments (also used to re-check edited arguments). */
+export function buildEditPayload(
+  ctx: ToolContext,
+  virtualPath: string,
+  mount: string,
+  file: LoadedFile,
+  input: EditFileInput,
+): EditPayload {
+  const edit = computeEdit(virtualPath, file, input);
+  const diff = boundedUnifiedDiff(file.text, edit.newText, {
+    oldPath: virtualPath,
+    newPath: virtualPath,
+    timeBudgetMs: ctx.limits.diffTimeBudgetMs,
+  });
+  const matchLine = edit.matchLines[0] ?? 1;
+  const span = toModelText(input.old_string).split('\n').length;
+  const context = contextAround(file.text, matchLine, matchLine + span - 1);
+  const verb = input.replace_all
+    ? `replace ${edit.replacements} occurrences`
+    : `replace at line ${matchLine}`;
+  return {
+    type: 'edit',
+    description: `Edit ${virtualPath}: ${verb} (+${diff.added} −${diff.removed})`,
+    path: virtualPath,
+    mount,
+    baseSha256: file.sha256,
+    oldString: input.old_string,
+    newString: input.new_string,
+    replaceAll: input.replace_all ?? false,
+    unifiedDiff: diff.unifiedDiff,
+    diffLines: diff.diffLines,
+    added: diff.added,
+    removed: diff.removed,
+    diffCoarse: diff.coarse,
+    matchLine,
+    matchCount: edit.matchLines.length,
+    matchLevel: edit.matchLevel,
+    contextBefore: context.before,
+    contextAfter: context.after,
+    fileLines: countLines(file.text),
+    fileBytes: file.bytes,
+  };
+}
+
+export const editFile: SandboxTool<EditFileInput, EditFileOutput> = {
+  name: 'edit_file',
+  description: [
+    'Replace text in an existing file: `old_string` must identify exactly one place (include a few surrounding lines to make it unique), unless `replace_all` is true.',
+    'Copy old_string from the file as it is now (from read_file, without line numbers).',
+    "Matching tolerates trailing whitespace, a different indentation (your new_string is re-indented to the file's) and typographic quotes/dashes; the result says which level matched. An ambiguous match is never applied: you get `edit_not_unique` with the line numbers of every match.",
+    'If nothing matches you get `edit_not_found` with the closest region: re-read the file and retry.',
+    'Line endings, BOM and the final newline are kept as the file has them. Pass `base_sha256` from your last read to be safe against concurrent changes.',
+  ].join(' '),
+  inputSchema: EditFileInput,
+
+  needsApproval(input, ctx) {
+    return writerApproval(ctx, input.path, input.base_sha256, (resolved, current) => {
+      if (!current) throw missing(resolved.virtualPath);
+      return buildEditPayload(ctx, resolved.virtualPath, resolved.mount.mountPoint, current, input);
+    });
+  },
+
+  async execute(input, ctx) {
+    const out = await applyWrite(ctx, 'edit_file', input.path, input.base_sha256, (current, resolved) => {
+      if (!current) throw missing(resolved.virtualPath);
+      const edit = computeEdit(resolved.virtualPath, current, input);
+      const diff = boundedUnifiedDiff(current.text, edit.newText, {
+        oldPath: resolved.virtualPath,
+        newPath: resolved.virtualPath,
+        timeBudgetMs: ctx.limits.diffTimeBudgetMs,
+      });
+      return { newText: edit.newText, edit, diff };
+    });
+    const { edit, diff } = out.plan;
+    const level =
+      edit.matchLevel === 'exact' ? '' : ` (matched ignoring ${edit.matchLevel.replace('_', ' ')})`;
+    return {
+      path: out.resolved.virtualPath,
+      replacements_made: edit.replacements,
+      lines_changed: edit.linesChanged,
+      match_level: edit.matchLevel,
+      message: `Replaced ${edit.replacements} occurrence${edit.replacements === 1 ? '' : 's'} in ${out.resolved.virtualPath} at line ${edit.matchLines.join(', ')}${level}.`,
+      version: out.state.version,
+      sha256: out.state.sha256,
+      diff: diff.unifiedDiff,
+    };
+  },
+};
+
+function missing(virtualPath: string) {
+  return toolError('not_found', `${virtualPath} does not exist; create it with write_file.`);
+}

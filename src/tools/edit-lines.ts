@@ -1,0 +1,151 @@
+import { z } from 'zod';
+import type { LinesEditPayload } from '../approval/payloads.js';
+import { applyLineEdits } from '../edit/apply-line-edits.js';
+import { boundedUnifiedDiff } from '../edit/bounded-diff.js';
+import { type LineEditOp, LineEditOpSchema } from '../edit/line-edit-ops.js';
+import type { LoadedFile } from './file-io.js';
+import { countLines } from './text-stats.js';
+import { toolError } from './tool-error.js';
+import type { SandboxTool, ToolContext } from './types.js';
+import { applyWrite, writerApproval } from './writer.js';
+
+export const EditLinesInput = z
+  .object({
+    path: z.string().optional().describe('Virtual path of the file to edit.'),
+    file_path: z.string().optional().describe('Deprecated alias of `path`.'),
+    operations: z
+      .array(LineEditOpSchema)
+      .min(1)
+      .describe('Edits to apply atomically, all against the same read.'),
+    sanity: z
+      .enum(['reject', 'warn', 'off'])
+      .optional()
+      .describe(
+        'What to do when the result looks broken (bracket balance, duplicated lines). Default reject.',
+      ),
+  })
+  .refine((v) => v.path !== undefined || v.file_path !== undefined, {
+    message: 'path is required',
+    path: ['path'],
+  });
+export type EditLinesInput = z.infer<typeof EditLinesInput>;
+
+export interface EditLinesOutput {
+  path: string;
+  message: string;
+  ops_applied: number;
+  lines_before: number;
+  lines_after: number;
+  net_line_change: number;
+  anchors_valid_through: number;
+  must_refresh_from_line: number;
+  diff: string;
+  auto_corrections: string[];
+  warnings: string[];
+  baseline_continuity: 'clean' | 'mixed';
+  writer_type: 'edit';
+  version: number;
+  sha256: string;
+}
+
+const DESCRIPTION = `Edit a file by line anchors from read_file(path, hashes: true), which shows each line as \`LINE#HASH|content\`.
+The HASH is the line's authoritative identity; the line number is advisory (a snapshot position) only.
+Operations (all in one call are applied atomically against the same snapshot; any bad operation rejects the whole batch and changes nothing):
+| Situation | Operation |
+| Change one line with unique content | replace_line {hash, content} |
+| Change a contiguous block | replace_range {start_hash, end_hash, content} |
+| Insert between existing lines | insert_after / insert_before {hash, content} |
+| Remove one unique line | delete_line {hash} |
+| Remove a block | delete_range {start_hash, end_hash} |
+| Target line is repetitive (blank, "}", boilerplate) | replace_range with unique neighbour anchors |
+Single-anchor operations use \`hash\`; range operations use \`start_hash\` + \`end_hash\`; mixing them is a validation error. \`content\` may span several lines.
+Choose distinctive anchors: avoid blank lines, lone braces and repeated boilerplate (they are refused as low-entropy unless unique and confirmed by \`line\`). When a hash matches several lines, add \`occurrence\` (1-based) and \`line\` together.
+Apply edits right after reading: read A → edit A → read B → edit B, never read A → read B → edit A. If the file changed you get anchor_stale: re-read with hashes. After an edit, anchors from line must_refresh_from_line on are stale; use the fresh anchors in the returned diff or re-read. One file per call; use \`path\` (\`file_path\` is deprecated).`;
+
+function targetPath(input: EditLinesInput): { path: string; warnings: string[] } {
+  if (input.path !== undefined) return { path: input.path, warnings: [] };
+  return { path: input.file_path!, warnings: ['file_path is deprecated; use path instead.'] };
+}
+
+function computeLines(virtualPath: string, file: LoadedFile | undefined, input: EditLinesInput) {
+  if (!file) throw toolError('not_found', `${virtualPath} does not exist; create it with write_file.`);
+  const result = applyLineEdits(file.text, input.operations as LineEditOp[], {
+    sanity: input.sanity ?? 'reject',
+  });
+  if (!result.ok) {
+    throw toolError(
+      result.code,
+      `${virtualPath}: ${result.message}`,
+      result.details ? { details: result.details } : {},
+    );
+  }
+  return result;
+}
+
+function summarize(op: LineEditOp): string {
+  const o = op as Record<string, unknown>;
+  const anchor = o.hash ?? `${String(o.start_hash)}..${String(o.end_hash)}`;
+  return `${String(o.op)} ${String(anchor)}${o.line ? ` (line ${String(o.line)})` : ''}`;
+}
+
+export const editLines: SandboxTool<EditLinesInput, EditLinesOutput> = {
+  name: 'edit_lines',
+  description: DESCRIPTION,
+  inputSchema: EditLinesInput as unknown as z.ZodType<EditLinesInput>,
+
+  needsApproval(input, ctx: ToolContext) {
+    const { path } = targetPath(input);
+    return writerApproval(ctx, path, undefined, (resolved, current) => {
+      const result = computeLines(resolved.virtualPath, current, input);
+      const diff = boundedUnifiedDiff(current!.text, result.newText, {
+        oldPath: resolved.virtualPath,
+        newPath: resolved.virtualPath,
+        timeBudgetMs: ctx.limits.diffTimeBudgetMs,
+      });
+      const payload: LinesEditPayload = {
+        type: 'lines',
+        description: `Edit ${resolved.virtualPath}: ${input.operations.length} line operation${input.operations.length === 1 ? '' : 's'} (+${diff.added} −${diff.removed})`,
+        path: resolved.virtualPath,
+        mount: resolved.mount.mountPoint,
+        baseSha256: current!.sha256,
+        unifiedDiff: diff.unifiedDiff,
+        diffLines: diff.diffLines,
+        added: diff.added,
+        removed: diff.removed,
+        diffCoarse: diff.coarse,
+        operations: input.operations.length,
+        summary: (input.operations as LineEditOp[]).map(summarize),
+        fileLines: countLines(current!.text),
+        fileBytes: current!.bytes,
+      };
+      return payload;
+    });
+  },
+
+  async execute(input, ctx) {
+    const { path, warnings } = targetPath(input);
+    const out = await applyWrite(ctx, 'edit_lines', path, undefined, (current, resolved) => {
+      const result = computeLines(resolved.virtualPath, current, input);
+      return { newText: result.newText, result };
+    });
+    const r = out.plan.result;
+    const continuity = ctx.writers.continuity(out.resolved.virtualPath, 'edit_lines');
+    return {
+      path: out.resolved.virtualPath,
+      message: `${r.opsApplied} operation${r.opsApplied === 1 ? '' : 's'} applied to ${out.resolved.virtualPath}.`,
+      ops_applied: r.opsApplied,
+      lines_before: r.linesBefore,
+      lines_after: r.linesAfter,
+      net_line_change: r.linesAfter - r.linesBefore,
+      anchors_valid_through: r.anchorsValidThrough,
+      must_refresh_from_line: r.mustRefreshFromLine,
+      diff: r.diff,
+      auto_corrections: r.autoCorrections,
+      warnings: [...warnings, ...r.warnings],
+      baseline_continuity: continuity,
+      writer_type: 'edit',
+      version: out.state.version,
+      sha256: out.state.sha256,
+    };
+  },
+};

@@ -1,0 +1,65 @@
+import type { LoadedFile } from './file-io.js';
+import { toolError } from './tool-error.js';
+import type { FileState, ToolContext } from './types.js';
+
+/** SHA-256 of the empty string: the base to give when creating a file. */
+export const EMPTY_SHA256 = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
+
+export interface LatestFileState extends FileState {
+  /** Full content (as models see it) when under the read cap. */
+  content?: string;
+  /** How to get the content when it was too large to include. */
+  hint?: string;
+}
+
+/** Records a new version for the file and returns its state, with content when small enough. */
+export function latestState(
+  ctx: ToolContext,
+  virtualPath: string,
+  file: LoadedFile | undefined,
+): LatestFileState {
+  const sha256 = file?.sha256 ?? EMPTY_SHA256;
+  const state: LatestFileState = { ...ctx.state.record(virtualPath, sha256) };
+  const text = file?.text ?? '';
+  if (text.length <= ctx.limits.readMaxChars)
+    state.content = text.replace(/^\uFEFF/, '').replaceAll('\r\n', '\n');
+  else state.hint = `The file is large; page through it with read_file(path="${virtualPath}", offset=…).`;
+  return state;
+}
+
+/** Refuses with `state_mismatch` when the caller's base hash is not the file's current hash. */
+export function checkBaseSha256(
+  ctx: ToolContext,
+  virtualPath: string,
+  baseSha256: string | undefined,
+  current: LoadedFile | undefined,
+): void {
+  if (baseSha256 === undefined) return;
+  const actual = current?.sha256 ?? EMPTY_SHA256;
+  if (baseSha256.toLowerCase() === actual) return;
+  throw toolError(
+    'state_mismatch',
+    `State mismatch: ${virtualPath} has changed since the version you based this change on (base_sha256 ${baseSha256.slice(0, 12)}…, current ${actual.slice(0, 12)}…). Nothing was written. Use latest_file_state below and redo the change against it.`,
+    { details: { latest_file_state: latestState(ctx, virtualPath, current) } },
+  );
+}
+
+/**
+ * Binds execution to what the user approved: the file must still have the
+ * SHA-256 shown in the approval payload (null = it must still not exist).
+ */
+export function checkApprovedState(
+  ctx: ToolContext,
+  virtualPath: string,
+  approved: string | null | undefined,
+  current: LoadedFile | undefined,
+): void {
+  if (approved === undefined) return;
+  const actual = current?.sha256 ?? null;
+  if (approved === actual) return;
+  throw toolError(
+    'stale_approval',
+    `${virtualPath} changed after the user approved this change, so it was not applied (the user approved a different file state). Nothing was written. Re-read the file and make the call again.`,
+    { details: { latest_file_state: latestState(ctx, virtualPath, current) } },
+  );
+}

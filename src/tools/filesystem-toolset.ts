@@ -1,0 +1,153 @@
+import type { z } from 'zod';
+import type { ApprovalResult } from '../approval/types.js';
+import { StateTracker } from '../fs/state-tracker.js';
+import type { Sandbox } from '../sandbox/sandbox.js';
+import { ChangeJournal, type ChangeRecord } from './change-journal.js';
+import { copyFile } from './copy-file.js';
+import { deleteFile } from './delete-file.js';
+import { editFile } from './edit-file.js';
+import { editLines } from './edit-lines.js';
+import { DEFAULT_LIMITS, type ToolLimits } from './limits.js';
+import { listFiles } from './list-files.js';
+import { moveFile } from './move-file.js';
+import { patchFile } from './patch-file.js';
+import { readFile } from './read-file.js';
+import { toErrorInfo, toolError } from './tool-error.js';
+import type { SandboxTool, ToolCallContext, ToolContext, ToolName, ToolOutcome } from './types.js';
+import { undoLastChange } from './undo.js';
+import { writeFile } from './write-file.js';
+import { WriterTracker } from './writer-tracker.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: tools of different input/output types live in one registry
+type AnyTool = SandboxTool<any, any>;
+
+export const BUILTIN_TOOLS: Record<ToolName, AnyTool> = {
+  read_file: readFile,
+  write_file: writeFile,
+  edit_file: editFile,
+  patch_file: patchFile,
+  edit_lines: editLines,
+  list_files: listFiles,
+  delete_file: deleteFile,
+  move_file: moveFile,
+  copy_file: copyFile,
+};
+
+/** Per-tool approval configuration, as in the Python original: `{ read_file: { preApproved: true } }`. */
+export type ApprovalConfig = Record<string, { preApproved?: boolean } | undefined>;
+
+export interface FileSystemToolsetOptions {
+  /** Which tools to expose (default: all built-in tools). */
+  tools?: readonly ToolName[];
+  limits?: Partial<ToolLimits>;
+}
+
+/**
+ * The file tools over one sandbox. Holds the shared state: the version counter,
+ * per-file locks (in src/fs) and the change journal. `callTool` never throws for
+ * an expected failure: it returns `{ ok: false, error }` with a stable code.
+ */
+export class FileSystemToolset {
+  readonly sandbox: Sandbox;
+  readonly limits: ToolLimits;
+  readonly state = new StateTracker();
+  readonly journal: ChangeJournal;
+  readonly writers = new WriterTracker();
+  private readonly tools: Map<string, AnyTool>;
+
+  constructor(sandbox: Sandbox, options: FileSystemToolsetOptions = {}) {
+    this.sandbox = sandbox;
+    this.limits = { ...DEFAULT_LIMITS, ...options.limits };
+    this.journal = new ChangeJournal(this.limits.journalBudgetBytes);
+    const names = options.tools ?? (Object.keys(BUILTIN_TOOLS) as ToolName[]);
+    this.tools = new Map(names.map((n) => [n, BUILTIN_TOOLS[n]]));
+  }
+
+  listTools(): AnyTool[] {
+    return [...this.tools.values()];
+  }
+
+  getTool(name: string): AnyTool | undefined {
+    return this.tools.get(name);
+  }
+
+  /** Runs a tool. Expected failures (bad arguments, sandbox refusals, stale state) come back as `ok: false`. */
+  async callTool(name: string, args: unknown, call: ToolCallContext = {}): Promise<ToolOutcome> {
+    try {
+      const tool = this.requireTool(name);
+      const input = this.parseArgs(tool, args);
+      return { ok: true, data: await tool.execute(input, this.context(call)) };
+    } catch (error) {
+      return { ok: false, error: toErrorInfo(error) };
+    }
+  }
+
+  /**
+   * What approval the call needs. Policy refusals are `blocked`; a call that
+   * would fail anyway is `blocked` with its error; `config[name].preApproved`
+   * skips asking, but never overrides a block.
+   */
+  async needsApproval(
+    name: string,
+    args: unknown,
+    call: ToolCallContext = {},
+    config: ApprovalConfig = {},
+  ): Promise<ApprovalResult> {
+    let result: ApprovalResult;
+    try {
+      const tool = this.requireTool(name);
+      result = await tool.needsApproval(this.parseArgs(tool, args), this.context(call));
+    } catch (error) {
+      const info = toErrorInfo(error);
+      return { status: 'blocked', reason: info.message, error: info };
+    }
+    if (result.status === 'needs_approval' && config[name]?.preApproved) return { status: 'pre_approved' };
+    return result;
+  }
+
+  /** Changes applied through this toolset, oldest first. */
+  history(): ChangeRecord[] {
+    return this.journal.history();
+  }
+
+  /** Restores the last change if the file still has its after-state; otherwise refuses with a reason. */
+  undo(): Promise<ToolOutcome> {
+    return undoLastChange(this.context({})).then(
+      (data) => ({ ok: true as const, data }),
+      (error) => ({ ok: false as const, error: toErrorInfo(error) }),
+    );
+  }
+
+  private context(call: ToolCallContext): ToolContext {
+    return {
+      ...call,
+      sandbox: this.sandbox,
+      state: this.state,
+      journal: this.journal,
+      writers: this.writers,
+      limits: this.limits,
+    };
+  }
+
+  private requireTool(name: string): AnyTool {
+    const tool = this.tools.get(name);
+    if (!tool) {
+      const available = [...this.tools.keys()].join(', ');
+      throw toolError('invalid_argument', `Unknown tool "${name}". Available tools: ${available}.`);
+    }
+    return tool;
+  }
+
+  private parseArgs(tool: AnyTool, args: unknown): unknown {
+    const parsed = tool.inputSchema.safeParse(args ?? {});
+    if (parsed.success) return parsed.data;
+    throw invalidArguments(tool.name, parsed.error);
+  }
+}
+
+function invalidArguments(toolName: string, error: z.ZodError) {
+  const fields = error.issues.map((i) => `${i.path.length ? i.path.join('.') : '(arguments)'}: ${i.message}`);
+  return toolError('invalid_argument', `Invalid arguments for ${toolName}: ${fields.join('; ')}.`, {
+    details: { fields },
+  });
+}

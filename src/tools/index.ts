@@ -1,0 +1,22 @@
+export { ChangeJournal, type ChangeRecord } from './change-journal.js';
+export { copyFile } from './copy-file.js';
+export { deleteFile } from './delete-file.js';
+export { type EditFileInput, type EditFileOutput, editFile } from './edit-file.js';
+export { type EditLinesInput, type EditLinesOutput, editLines } from './edit-lines.js';
+export { EMPTY_SHA256, type LatestFileState } from './file-state.js';
+export {
+  type ApprovalConfig,
+  BUILTIN_TOOLS,
+  FileSystemToolset,
+  type FileSystemToolsetOptions,
+} from './filesystem-toolset.js';
+export { DEFAULT_LIMITS, type ToolLimits } from './limits.js';
+export { type ListFilesInput, type ListFilesOutput, listFiles } from './list-files.js';
+export { moveFile } from './move-file.js';
+export { type PatchFileInput, type PatchFileOutput, patchFile } from './patch-file.js';
+export { type ReadFileInput, type ReadFileOutput, readFile } from './read-file.js';
+export { ToolError, toErrorInfo, toolError } from './tool-error.js';
+export type { TransferInput, TransferOutput } from './transfer.js';
+export * from './types.js';
+export type { UndoOutput } from './undo.js';
+export { type WriteFileInput, type WriteFileOutput, writeFile } from './write-file.js';

@@ -1,0 +1,149 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import { ApprovalResult } from '../approval/types.js';
+import type { Mount } from '../sandbox/config.js';
+import type { Sandbox } from '../sandbox/sandbox.js';
+import { isVirtualPrefix } from '../sandbox/virtual-path.js';
+import { compileGlob } from './glob-pattern.js';
+import type { SandboxTool } from './types.js';
+import { blockedFrom } from './writer.js';
+
+export const ListFilesInput = z.object({
+  path: z.string().optional().describe('Virtual directory to list (default "/").'),
+  pattern: z.string().optional().describe('Glob relative to `path` (default "**/*"), e.g. "**/*.ts".'),
+});
+export type ListFilesInput = z.infer<typeof ListFilesInput>;
+
+export interface ListFilesOutput {
+  path: string;
+  pattern: string;
+  /** Sorted virtual paths; directories end with "/". */
+  entries: string[];
+  count: number;
+  truncated: boolean;
+}
+
+/** Bound on directory entries visited per call, so a huge tree cannot stall the agent. */
+const MAX_VISITED = 200_000;
+
+interface WalkRoot {
+  virtualDir: string;
+  hostDir: string;
+  mount: Mount;
+}
+
+/** Directories to walk: the resolved one, or the mounts below a virtual directory that has none. */
+function walkRoots(sandbox: Sandbox, dir: string): WalkRoot[] {
+  const vp = sandbox.normalize(dir);
+  const below = sandbox.mounts.filter((m) => m.mountPoint !== vp && isVirtualPrefix(vp, m.mountPoint));
+  if (sandbox.mountFor(vp)) {
+    const resolved = sandbox.resolve(vp, 'list');
+    return [{ virtualDir: resolved.virtualPath, hostDir: resolved.hostPath, mount: resolved.mount }];
+  }
+  const roots = below
+    .filter((m) => sandbox.canRead(m.mountPoint))
+    .map((m) => ({ virtualDir: m.mountPoint, hostDir: m.realRoot, mount: m }));
+  if (roots.length === 0) sandbox.resolve(vp, 'list'); // throws the standard, helpful error
+  return roots;
+}
+
+export const listFiles: SandboxTool<ListFilesInput, ListFilesOutput> = {
+  name: 'list_files',
+  description: [
+    'List files and directories under a virtual directory, filtered by a glob pattern relative to it (default "**/*", everything below).',
+    'Results are sorted virtual paths (directories end with "/"), capped; `truncated` says when there were more — narrow `path` or `pattern`.',
+    'Patterns may not start with "/" or "~" or contain "..".',
+  ].join(' '),
+  inputSchema: ListFilesInput,
+
+  async needsApproval(input, ctx) {
+    try {
+      const roots = walkRoots(ctx.sandbox, input.path ?? '/');
+      compileGlob(input.pattern ?? '**/*');
+      if (!roots.some((r) => r.mount.readApproval)) return ApprovalResult.preApproved();
+      const vp = ctx.sandbox.normalize(input.path ?? '/');
+      return ApprovalResult.needsApproval({
+        type: 'list',
+        description: `List ${vp} (${input.pattern ?? '**/*'})`,
+        path: vp,
+        mount: roots[0]!.mount.mountPoint,
+        pattern: input.pattern ?? '**/*',
+      });
+    } catch (error) {
+      return blockedFrom(error);
+    }
+  },
+
+  async execute(input, ctx) {
+    const pattern = input.pattern ?? '**/*';
+    const matches = compileGlob(pattern);
+    const base = ctx.sandbox.normalize(input.path ?? '/');
+    const roots = walkRoots(ctx.sandbox, base);
+    const max = ctx.limits.listMaxEntries;
+    const found: string[] = [];
+    let visited = 0;
+    let truncated = false;
+    const relativeToBase = (vp: string) => (base === '/' ? vp.slice(1) : vp.slice(base.length + 1));
+    const consider = (vp: string, isDir: boolean) => {
+      if (!ctx.sandbox.canRead(vp)) return;
+      if (!matches(relativeToBase(vp))) return;
+      if (found.length >= max) {
+        truncated = true;
+        return;
+      }
+      found.push(isDir ? `${vp}/` : vp);
+    };
+    for (const root of roots) {
+      if (root.virtualDir !== base) consider(root.virtualDir, true);
+      const queue: WalkRoot[] = [root];
+      while (queue.length > 0 && visited < MAX_VISITED) {
+        const dir = queue.shift()!;
+        let entries: import('node:fs').Dirent[];
+        try {
+          entries = await fs.readdir(dir.hostDir, { withFileTypes: true });
+        } catch {
+          continue; // unreadable directory: skip rather than fail the whole listing
+        }
+        for (const entry of entries) {
+          visited++;
+          const vp = dir.virtualDir === '/' ? `/${entry.name}` : `${dir.virtualDir}/${entry.name}`;
+          // A nested mount shadows the host directory at its mount point.
+          const owner = ctx.sandbox.mountFor(vp);
+          if (owner && owner !== dir.mount) continue;
+          if (entry.isDirectory()) {
+            consider(vp, true);
+            queue.push({ virtualDir: vp, hostDir: path.join(dir.hostDir, entry.name), mount: dir.mount });
+          } else if (entry.isFile()) {
+            consider(vp, false);
+          } else if (entry.isSymbolicLink() && symlinkStaysInside(ctx.sandbox, vp)) {
+            consider(vp, false); // listed, never descended into
+          }
+        }
+        // Nested mounts that live directly below this directory.
+        for (const m of ctx.sandbox.mounts) {
+          if (
+            m !== dir.mount &&
+            path.posix.dirname(m.mountPoint) === dir.virtualDir &&
+            m.mountPoint !== '/'
+          ) {
+            consider(m.mountPoint, true);
+            queue.push({ virtualDir: m.mountPoint, hostDir: m.realRoot, mount: m });
+          }
+        }
+      }
+      if (visited >= MAX_VISITED) truncated = true;
+    }
+    const entries = [...new Set(found)].sort();
+    return { path: base, pattern, entries, count: entries.length, truncated };
+  },
+};
+
+function symlinkStaysInside(sandbox: Sandbox, vp: string): boolean {
+  try {
+    sandbox.resolve(vp, 'read');
+    return true;
+  } catch {
+    return false; // leads outside, dangles, or is not a regular file
+  }
+}

@@ -1,0 +1,60 @@
+import fs from 'node:fs/promises';
+import { loadFile, saveFile, withLock } from './file-io.js';
+import { toolError } from './tool-error.js';
+import type { ToolContext } from './types.js';
+
+export interface UndoOutput {
+  undone: { id: number; toolName: string; path: string; fromPath?: string };
+  message: string;
+}
+
+/**
+ * Reverts the most recent journalled change, but only if the file still has the
+ * state that change produced: undo must never clobber a later edit.
+ */
+export async function undoLastChange(ctx: ToolContext): Promise<UndoOutput> {
+  const last = ctx.journal.last();
+  if (!last) throw toolError('invalid_argument', 'There is nothing to undo.');
+  const target = ctx.sandbox.resolve(last.path, 'write');
+  return withLock(target, async () => {
+    const resolved = ctx.sandbox.resolve(last.path, 'write');
+    const current = await loadFile(ctx, resolved);
+    if ((current?.sha256 ?? null) !== last.afterSha256) {
+      throw toolError(
+        'state_mismatch',
+        `Cannot undo ${last.toolName} on ${last.path}: the file has changed since (it no longer has the content that change wrote).`,
+      );
+    }
+    if (last.beforeSha256 !== null && !last.beforeContent) {
+      throw toolError(
+        'invalid_argument',
+        `Cannot undo ${last.toolName} on ${last.path}: its previous content was not kept (journal byte budget).`,
+      );
+    }
+    if (last.fromPath) {
+      // A move: put the content back at the source, then restore or remove the destination.
+      const source = ctx.sandbox.resolve(last.fromPath, 'write');
+      if (source.kind !== 'missing') {
+        throw toolError('state_mismatch', `Cannot undo the move: ${last.fromPath} exists again.`);
+      }
+      await saveFile(ctx, source, current!.text, current!.mode);
+      ctx.state.record(source.virtualPath, current!.sha256);
+    }
+    if (last.beforeSha256 === null) {
+      if (current) await fs.unlink(resolved.hostPath);
+    } else {
+      await saveFile(ctx, resolved, last.beforeContent!.toString('utf8'), last.beforeMode);
+      ctx.state.record(resolved.virtualPath, last.beforeSha256);
+    }
+    ctx.journal.pop();
+    return {
+      undone: {
+        id: last.id,
+        toolName: last.toolName,
+        path: last.path,
+        ...(last.fromPath ? { fromPath: last.fromPath } : {}),
+      },
+      message: `Undid ${last.toolName} on ${last.fromPath ? `${last.fromPath} → ` : ''}${last.path}.`,
+    };
+  });
+}

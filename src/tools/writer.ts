@@ -1,0 +1,96 @@
+import type { ApprovalPayload } from '../approval/payloads.js';
+import { ApprovalResult } from '../approval/types.js';
+import { SandboxError } from '../sandbox/errors.js';
+import type { ResolvedPath } from '../sandbox/sandbox.js';
+import { type LoadedFile, loadFile, saveFile, withLock } from './file-io.js';
+import { checkApprovedState, checkBaseSha256, type LatestFileState, latestState } from './file-state.js';
+import { toErrorInfo } from './tool-error.js';
+import type { FileState, ToolContext } from './types.js';
+
+/** Sandbox refusals that are policy (shown as approval_blocked), not mistakes in the call. */
+const POLICY_CODES = new Set(['path_not_in_sandbox', 'path_not_writable', 'suffix_not_allowed']);
+
+/** Turns a failure found while preparing approval into a `blocked` result that keeps its code. */
+export function blockedFrom(error: unknown): ApprovalResult {
+  const info = toErrorInfo(error);
+  if (error instanceof SandboxError && POLICY_CODES.has(error.code)) {
+    return ApprovalResult.blocked(info.message);
+  }
+  return ApprovalResult.blocked(info.message, info);
+}
+
+/**
+ * needsApproval for tools that change one file: policy checks first (blocked),
+ * then the mount's writeApproval flag (pre-approved), then the payload, computed
+ * from the file as it is now. A call that would fail is blocked with its error.
+ */
+export async function writerApproval(
+  ctx: ToolContext,
+  path: string,
+  baseSha256: string | undefined,
+  buildPayload: (
+    resolved: ResolvedPath,
+    current: LoadedFile | undefined,
+  ) => Promise<ApprovalPayload> | ApprovalPayload,
+): Promise<ApprovalResult> {
+  try {
+    const resolved = ctx.sandbox.resolve(path, 'write');
+    if (!resolved.mount.writeApproval) return ApprovalResult.preApproved();
+    const current = await loadFile(ctx, resolved);
+    checkBaseSha256(ctx, resolved.virtualPath, baseSha256, current);
+    return ApprovalResult.needsApproval(await buildPayload(resolved, current));
+  } catch (error) {
+    return blockedFrom(error);
+  }
+}
+
+export interface WriteOutcome<P> {
+  resolved: ResolvedPath;
+  before: LoadedFile | undefined;
+  plan: P;
+  state: FileState;
+  bytes: number;
+  created: boolean;
+}
+
+/**
+ * execute for tools that change one file. Under the per-file lock: re-resolve,
+ * load, check the approved and the caller's base state, compute, write
+ * atomically, journal the change and record the new version.
+ */
+export async function applyWrite<P extends { newText: string }>(
+  ctx: ToolContext,
+  toolName: string,
+  path: string,
+  baseSha256: string | undefined,
+  compute: (current: LoadedFile | undefined, resolved: ResolvedPath) => Promise<P> | P,
+): Promise<WriteOutcome<P>> {
+  const first = ctx.sandbox.resolve(path, 'write');
+  return withLock(first, async () => {
+    const resolved = ctx.sandbox.resolve(path, 'write');
+    const before = await loadFile(ctx, resolved);
+    checkApprovedState(ctx, resolved.virtualPath, ctx.approvedBaseSha256, before);
+    checkBaseSha256(ctx, resolved.virtualPath, baseSha256, before);
+    const plan = await compute(before, resolved);
+    const saved = await saveFile(ctx, resolved, plan.newText, before?.mode);
+    ctx.journal.record({
+      toolName,
+      path: resolved.virtualPath,
+      beforeSha256: before?.sha256 ?? null,
+      afterSha256: saved.sha256,
+      ...(before ? { beforeContent: Buffer.from(before.text, 'utf8'), beforeMode: before.mode } : {}),
+    });
+    ctx.writers.record(resolved.virtualPath, toolName);
+    const state = ctx.state.record(resolved.virtualPath, saved.sha256);
+    return { resolved, before, plan, state, bytes: saved.bytes, created: saved.created };
+  });
+}
+
+/** The state record for a file after a failed attempt (for errors that carry it). */
+export function stateOf(
+  ctx: ToolContext,
+  virtualPath: string,
+  file: LoadedFile | undefined,
+): LatestFileState {
+  return latestState(ctx, virtualPath, file);
+}
