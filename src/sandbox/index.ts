@@ -1,0 +1,17 @@
+export {
+  type Mount,
+  type MountInput,
+  type MountOptions,
+  MountSchema,
+  type SandboxConfigInput,
+  SandboxConfigSchema,
+} from './config.js';
+export * from './errors.js';
+export {
+  type AccessKind,
+  type DeriveOptions,
+  type EntryKind,
+  type ResolvedPath,
+  Sandbox,
+  type SandboxOptions,
+} from './sandbox.js';
