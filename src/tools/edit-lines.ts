@@ -67,10 +67,17 @@ function targetPath(input: EditLinesInput): { path: string; warnings: string[] }
   return { path: input.file_path!, warnings: ['file_path is deprecated; use path instead.'] };
 }
 
-function computeLines(virtualPath: string, file: LoadedFile | undefined, input: EditLinesInput) {
+function computeLines(
+  ctx: ToolContext,
+  virtualPath: string,
+  file: LoadedFile | undefined,
+  input: EditLinesInput,
+) {
   if (!file) throw toolError('not_found', `${virtualPath} does not exist; create it with write_file.`);
+  const snapshot = ctx.anchors.get(virtualPath);
   const result = applyLineEdits(file.text, input.operations as LineEditOp[], {
     sanity: input.sanity ?? 'reject',
+    ...(snapshot === undefined ? {} : { snapshot }),
   });
   if (!result.ok) {
     throw toolError(
@@ -96,7 +103,7 @@ export const editLines: SandboxTool<EditLinesInput, EditLinesOutput> = {
   needsApproval(input, ctx: ToolContext) {
     const { path } = targetPath(input);
     return writerApproval(ctx, path, undefined, (resolved, current) => {
-      const result = computeLines(resolved.virtualPath, current, input);
+      const result = computeLines(ctx, resolved.virtualPath, current, input);
       const diff = boundedUnifiedDiff(current!.text, result.newText, {
         oldPath: resolved.virtualPath,
         newPath: resolved.virtualPath,
@@ -125,10 +132,11 @@ export const editLines: SandboxTool<EditLinesInput, EditLinesOutput> = {
   async execute(input, ctx) {
     const { path, warnings } = targetPath(input);
     const out = await applyWrite(ctx, 'edit_lines', path, undefined, (current, resolved) => {
-      const result = computeLines(resolved.virtualPath, current, input);
+      const result = computeLines(ctx, resolved.virtualPath, current, input);
       return { newText: result.newText, result };
     });
     const r = out.plan.result;
+    ctx.anchors.set(out.resolved.virtualPath, out.plan.newText);
     const continuity = ctx.writers.continuity(out.resolved.virtualPath, 'edit_lines');
     return {
       path: out.resolved.virtualPath,

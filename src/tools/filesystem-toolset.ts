@@ -53,6 +53,7 @@ export class FileSystemToolset {
   readonly state = new StateTracker();
   readonly journal: ChangeJournal;
   readonly writers = new WriterTracker();
+  private readonly anchors = new Map<string, string>();
   private readonly tools: Map<string, AnyTool>;
 
   constructor(sandbox: Sandbox, options: FileSystemToolsetOptions = {}) {
@@ -125,6 +126,7 @@ export class FileSystemToolset {
       state: this.state,
       journal: this.journal,
       writers: this.writers,
+      anchors: this.anchors,
       limits: this.limits,
     };
   }

@@ -101,6 +101,7 @@ export const readFile: SandboxTool<ReadFileInput, ReadFileOutput> = {
     const truncated = endLine < total || cutLine;
     const content = input.hashes ? renderHashedLines(picked, start) : picked.join('\n');
     const state = ctx.state.record(resolved.virtualPath, file.sha256);
+    if (input.hashes) ctx.anchors.set(resolved.virtualPath, raw);
     return {
       path: resolved.virtualPath,
       version: state.version,

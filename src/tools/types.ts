@@ -40,6 +40,8 @@ export interface ToolContext extends ToolCallContext {
   state: StateTracker;
   journal: ChangeJournal;
   writers: WriterTracker;
+  /** Text of each file as last read with hashes (edit_lines follows moved lines against it). */
+  anchors: Map<string, string>;
   limits: ToolLimits;
 }
 

@@ -1,0 +1,105 @@
+import { structuredPatch } from 'diff';
+
+export interface BoundedDiff {
+  unifiedDiff: string;
+  /** Lines added / removed in the FULL diff (never counted on a cut view). */
+  added: number;
+  removed: number;
+  /** Number of lines of unifiedDiff. */
+  diffLines: number;
+  /** True when the time budget ran out and the middle was shown as one block replacement. */
+  coarse: boolean;
+}
+
+/** Splits keeping terminators, so the pieces concatenate back to the exact text. */
+function linesWithEnds(text: string): string[] {
+  return text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
+}
+
+/** Counts `+` and `-` lines of a unified diff (headers excluded). */
+export function countDiffLines(unifiedDiff: string): { added: number; removed: number } {
+  let added = 0;
+  let removed = 0;
+  for (const line of unifiedDiff.split('\n')) {
+    if (line.startsWith('+++') || line.startsWith('---')) continue;
+    if (line.startsWith('+')) added++;
+    else if (line.startsWith('-')) removed++;
+  }
+  return { added, removed };
+}
+
+/**
+ * A unified diff of two texts that stays cheap on any input: the common prefix
+ * and suffix lines are trimmed first (an edit's diff is then computed around the
+ * changed region only), and the middle is diffed under a time budget; when that
+ * runs out the middle is shown as one coarse block (marked `coarse`).
+ */
+export function boundedUnifiedDiff(
+  oldText: string,
+  newText: string,
+  options: { oldPath: string; newPath: string; context?: number; timeBudgetMs?: number },
+): BoundedDiff {
+  const context = options.context ?? 3;
+  const a = linesWithEnds(oldText);
+  const b = linesWithEnds(newText);
+  let prefix = 0;
+  while (prefix < a.length && prefix < b.length && a[prefix] === b[prefix]) prefix++;
+  let suffix = 0;
+  while (
+    suffix < a.length - prefix &&
+    suffix < b.length - prefix &&
+    a[a.length - 1 - suffix] === b[b.length - 1 - suffix]
+  ) {
+    suffix++;
+  }
+  const header = `--- a${options.oldPath}\n+++ b${options.newPath}\n`;
+  if (prefix === a.length && prefix === b.length) {
+    return { unifiedDiff: '', added: 0, removed: 0, diffLines: 0, coarse: false };
+  }
+  const from = Math.max(0, prefix - context);
+  const aTo = Math.min(a.length, a.length - suffix + context);
+  const bTo = Math.min(b.length, b.length - suffix + context);
+  const oldMid = a.slice(from, aTo).join('');
+  const newMid = b.slice(from, bTo).join('');
+  const patch = structuredPatch('a', 'b', oldMid, newMid, undefined, undefined, {
+    context,
+    timeout: options.timeBudgetMs ?? 300,
+  });
+  let body: string;
+  let coarse = false;
+  if (patch) {
+    body = patch.hunks
+      .map((h) => {
+        // GNU convention (as diff's formatPatch writes it): an empty range names the line before it.
+        const oldStart = h.oldStart + from - (h.oldLines === 0 ? 1 : 0);
+        const newStart = h.newStart + from - (h.newLines === 0 ? 1 : 0);
+        return `@@ -${oldStart},${h.oldLines} +${newStart},${h.newLines} @@\n${h.lines.join('\n')}\n`;
+      })
+      .join('');
+  } else {
+    coarse = true;
+    body = coarseHunk(a, b, prefix, suffix, context);
+  }
+  const unifiedDiff = header + body;
+  const { added, removed } = countDiffLines(body);
+  return { unifiedDiff, added, removed, diffLines: unifiedDiff.split('\n').length - 1, coarse };
+}
+
+/** One hunk that removes the whole changed middle and adds the new one. */
+function coarseHunk(a: string[], b: string[], prefix: number, suffix: number, context: number): string {
+  const before = a.slice(Math.max(0, prefix - context), prefix);
+  const after = a.slice(a.length - suffix, Math.min(a.length, a.length - suffix + context));
+  const removed = a.slice(prefix, a.length - suffix);
+  const added = b.slice(prefix, b.length - suffix);
+  const strip = (l: string) => (l.endsWith('\n') ? l.slice(0, -1) : `${l}\n\\ No newline at end of file`);
+  const lines = [
+    ...before.map((l) => ` ${strip(l)}`),
+    ...removed.map((l) => `-${strip(l)}`),
+    ...added.map((l) => `+${strip(l)}`),
+    ...after.map((l) => ` ${strip(l)}`),
+  ];
+  const start = Math.max(0, prefix - context) + 1;
+  const oldCount = before.length + removed.length + after.length;
+  const newCount = before.length + added.length + after.length;
+  return `@@ -${oldCount ? start : start - 1},${oldCount} +${newCount ? start : start - 1},${newCount} @@\n${lines.join('\n')}\n`;
+}

@@ -1,0 +1,162 @@
+import type { ErrorCode } from '../sandbox/errors.js';
+import { parseAnchor } from './line-edit-ops.js';
+import { contextHash, isLowEntropy, lineHash } from './line-hash.js';
+
+export class AnchorError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
+}
+
+/** Hashes of a file's lines, computed once per edit call. */
+export class LineIndex {
+  readonly full: string[];
+  constructor(readonly lines: readonly string[]) {
+    this.full = lines.map((l) => lineHash(l, 40));
+  }
+  candidates(hash: string): number[] {
+    const out: number[] = [];
+    for (let i = 0; i < this.full.length; i++) if (this.full[i]!.startsWith(hash)) out.push(i);
+    return out;
+  }
+  contextMatches(hash: string, among?: readonly number[]): number[] {
+    const pool = among ?? this.lines.map((_, i) => i);
+    return pool.filter((i) => contextHash(this.lines, i, hash.length).startsWith(hash));
+  }
+}
+
+export interface AnchorRequest {
+  raw: string;
+  occurrence?: number;
+  line?: number;
+  /** Range endpoints must be unique: no occurrence allowed. */
+  endpoint?: boolean;
+}
+
+const preview = (lines: readonly string[], i: number) => {
+  const l = lines[i]!;
+  return `${i + 1}#${lineHash(l)}|${l.length > 80 ? `${l.slice(0, 80)}…` : l}`;
+};
+
+/** Good alternative anchors near a line: high-entropy lines whose hash is unique. */
+export function neighbourAnchors(index: LineIndex, at: number, each = 3): string[] {
+  const good = (i: number) =>
+    !isLowEntropy(index.lines[i]!) && index.candidates(index.full[i]!.slice(0, 6)).length === 1;
+  const before: string[] = [];
+  for (let i = at - 1; i >= 0 && before.length < each; i--)
+    if (good(i)) before.unshift(`${i + 1}#${index.full[i]!.slice(0, 6)}`);
+  const after: string[] = [];
+  for (let i = at + 1; i < index.lines.length && after.length < each; i++)
+    if (good(i)) after.push(`${i + 1}#${index.full[i]!.slice(0, 6)}`);
+  return [...before, ...after];
+}
+
+/**
+ * Resolves one anchor to a 0-based line of the CURRENT file. Ladder: the hash
+ * prefix (6 or 8 chars), then the context hash (previous and next non-empty
+ * lines) from the snapshot the model read. A line that moved since the read is
+ * followed only when its context still agrees; otherwise the anchor is stale.
+ */
+export function resolveAnchor(
+  index: LineIndex,
+  request: AnchorRequest,
+  snapshot: LineIndex | undefined,
+): number {
+  const { hash, line: lineFromAnchor } = parseAnchor(request.raw);
+  const hint = request.line ?? lineFromAnchor;
+  if (!/^[0-9a-f]{4,40}$/.test(hash)) {
+    throw new AnchorError(
+      'invalid_argument',
+      `"${request.raw}" is not a line anchor; use the LINE#HASH shown by read_file(hashes: true).`,
+    );
+  }
+  let candidates = index.candidates(hash);
+  if (candidates.length === 0) {
+    const byContext = index.contextMatches(hash);
+    if (byContext.length === 1) return byContext[0]!;
+    throw new AnchorError(
+      'anchor_stale',
+      `Anchor ${request.raw} no longer exists in the file: it changed since you read it. Re-read it with read_file(hashes: true) and redo the edit.`,
+      { suggested_action: 're-read_file', anchor: request.raw },
+    );
+  }
+  // What the anchored line looked like in context when the model read it.
+  let readAt: number | undefined;
+  if (snapshot) {
+    const snap = snapshot.candidates(hash);
+    readAt =
+      hint !== undefined && snap.includes(hint - 1) ? hint - 1 : snap.length === 1 ? snap[0] : undefined;
+  }
+  if (readAt !== undefined && snapshot) {
+    const expected = contextHash(snapshot.lines, readAt, 8);
+    const agreeing = candidates.filter((c) => contextHash(index.lines, c, 8) === expected);
+    if (agreeing.length === 1) return checkEntropy(index, agreeing[0]!, hint, request);
+    if (agreeing.length === 0) {
+      if (candidates.length === 1 && candidates[0] === readAt)
+        return checkEntropy(index, readAt, hint, request);
+      throw new AnchorError(
+        'anchor_stale',
+        `Anchor ${request.raw}: the line is still there but its surroundings changed since your read, so it may not be the line you meant. Re-read with read_file(hashes: true).`,
+        {
+          suggested_action: 're-read_file',
+          candidates: candidates.slice(0, 5).map((c) => preview(index.lines, c)),
+        },
+      );
+    }
+    candidates = agreeing;
+  } else if (candidates.length === 1 && hint !== undefined && candidates[0] !== hint - 1 && !snapshot) {
+    throw new AnchorError(
+      'anchor_stale',
+      `Anchor ${request.raw} is now at line ${candidates[0]! + 1}, not ${hint}, and there is no read of this file to confirm it is the same line. Re-read with read_file(hashes: true).`,
+      { suggested_action: 're-read_file' },
+    );
+  }
+  if (candidates.length === 1) return checkEntropy(index, candidates[0]!, hint, request);
+  if (request.occurrence !== undefined && !request.endpoint) {
+    const chosen = candidates[request.occurrence - 1];
+    if (chosen === undefined) {
+      throw new AnchorError(
+        'anchor_ambiguous',
+        `Anchor ${request.raw} has only ${candidates.length} matches; occurrence ${request.occurrence} does not exist.`,
+        {
+          candidates: candidates.map((c) => preview(index.lines, c)),
+        },
+      );
+    }
+    return checkEntropy(index, chosen, hint, request, true);
+  }
+  const code = readAt !== undefined ? 'anchor_context_ambiguous' : 'anchor_ambiguous';
+  throw new AnchorError(
+    code,
+    `Anchor ${request.raw} matches ${candidates.length} lines (${candidates
+      .slice(0, 8)
+      .map((c) => c + 1)
+      .join(
+        ', ',
+      )}). ${request.endpoint ? 'Range endpoints must be unique: pick distinctive boundary lines.' : 'Add occurrence (1-based) together with line, or anchor on a more distinctive line.'}`,
+    { candidates: candidates.slice(0, 10).map((c) => preview(index.lines, c)) },
+  );
+}
+
+/** Low-entropy targets ("}", blank) are accepted only when unique and confirmed by the exact line hint. */
+function checkEntropy(
+  index: LineIndex,
+  at: number,
+  hint: number | undefined,
+  request: AnchorRequest,
+  viaOccurrence = false,
+): number {
+  const line = index.lines[at]!;
+  if (!isLowEntropy(line)) return at;
+  const unique = index.candidates(index.full[at]!.slice(0, 6)).length === 1;
+  if (unique && hint === at + 1 && !viaOccurrence) return at;
+  throw new AnchorError(
+    'anchor_low_entropy',
+    `Anchor ${request.raw} points at line ${at + 1} ("${line.trim() || '(blank)'}"), which is too generic to be a safe anchor. Use a distinctive neighbouring line instead (e.g. ${neighbourAnchors(index, at).slice(0, 2).join(' or ') || 'a replace_range around it'}).`,
+    { line: at + 1, content: line, neighbor_anchors: neighbourAnchors(index, at) },
+  );
+}

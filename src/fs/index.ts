@@ -1,0 +1,6 @@
+export { isTempFileName, TEMP_MARKER, writeFileAtomic } from './atomic-write.js';
+export { ensureDirectoryInside } from './ensure-directory.js';
+export { withFileLock } from './file-lock.js';
+export { FsError, type FsErrorCode } from './fs-error.js';
+export { decodeText, readTextFile, type TextFile } from './read-text.js';
+export { StateTracker, sha256Hex, type VersionedState } from './state-tracker.js';

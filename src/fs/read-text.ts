@@ -1,0 +1,94 @@
+import { constants } from 'node:fs';
+import fs from 'node:fs/promises';
+import { assertFdInside, errnoOf } from './containment.js';
+import { FsError } from './fs-error.js';
+import { sha256Hex } from './state-tracker.js';
+
+export interface TextFile {
+  /** Decoded UTF-8 text; a BOM is kept (writers preserve it). */
+  text: string;
+  bytes: number;
+  /** SHA-256 of the raw bytes. */
+  sha256: string;
+  mode: number;
+}
+
+const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
+ * Reads a text file without following a leaf symlink and without blocking on
+ * FIFOs/devices (O_NONBLOCK, then fstat must say "regular file"), checks that
+ * the opened file lies inside the mount, checks its size BEFORE reading, and
+ * refuses content that is not UTF-8 text.
+ */
+export async function readTextFile(
+  hostPath: string,
+  realRoot: string,
+  options: { maxBytes: number; displayPath: string },
+): Promise<TextFile> {
+  const { displayPath } = options;
+  let handle: fs.FileHandle;
+  try {
+    handle = await fs.open(hostPath, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (error) {
+    const code = errnoOf(error);
+    if (code === 'ENOENT') throw new FsError('not_found', `${displayPath} does not exist.`);
+    if (code === 'ELOOP')
+      throw new FsError(
+        'path_not_in_sandbox',
+        `${displayPath} became a symbolic link; refusing to follow it.`,
+      );
+    if (code === 'EISDIR') throw new FsError('not_a_file', `${displayPath} is a directory, not a file.`);
+    throw new FsError('io_error', `Cannot open ${displayPath} (${code ?? 'error'}).`);
+  }
+  try {
+    const stat = await handle.stat();
+    if (!stat.isFile()) {
+      throw new FsError(
+        'not_a_file',
+        `${displayPath} is not a regular file (directory, device, FIFO or socket).`,
+      );
+    }
+    await assertFdInside(handle.fd, hostPath, realRoot, displayPath);
+    if (stat.size > options.maxBytes) {
+      throw new FsError(
+        'file_too_large',
+        `${displayPath} is ${stat.size} bytes; the limit is ${options.maxBytes} bytes.`,
+        { bytes: stat.size, maxBytes: options.maxBytes },
+      );
+    }
+    const buffer = await handle.readFile();
+    if (buffer.length > options.maxBytes) {
+      throw new FsError(
+        'file_too_large',
+        `${displayPath} grew past the limit of ${options.maxBytes} bytes while being read.`,
+      );
+    }
+    return {
+      text: decodeText(buffer, displayPath),
+      bytes: buffer.length,
+      sha256: sha256Hex(buffer),
+      mode: stat.mode & 0o7777,
+    };
+  } finally {
+    await handle.close();
+  }
+}
+
+/** UTF-8 text without NUL bytes, or `binary_file`. */
+export function decodeText(buffer: Buffer, displayPath: string): string {
+  if (buffer.includes(0)) {
+    throw new FsError(
+      'binary_file',
+      `${displayPath} looks binary (it contains NUL bytes); only UTF-8 text files can be used.`,
+    );
+  }
+  try {
+    return decoder.decode(buffer);
+  } catch {
+    throw new FsError(
+      'binary_file',
+      `${displayPath} is not valid UTF-8 text; only UTF-8 text files can be used.`,
+    );
+  }
+}
