@@ -23,7 +23,17 @@ function request(tool: ToolUnderTest, edit: GoldEdit, scenario: Scenario, anchor
   const indent = Math.min(...region.filter((l) => l.trim()).map((l) => /^ */.exec(l)![0].length));
   const old = (l: string) => styleRequestLine(l, style, 'old', indent);
   const neu = (l: string) => styleRequestLine(l, style, 'new', indent);
-  const dropAt = style.dropMiddleContext ? 1 : -1; // drops line t-2 (not adjacent to the change)
+  // Drops a context line that is not next to the change and is distinctive (dropping one of two
+  // identical blank lines would be no mistake at all).
+  let dropAt = -1;
+  if (style.dropMiddleContext) {
+    dropAt =
+      [1].find((i) => {
+        const l = ctxBefore[i]!;
+        return l.trim() !== '' && !lines.some((other, j) => j !== t - 3 + i && other === l);
+      }) ?? -2;
+    if (dropAt === -2) return null;
+  }
   if (tool === 'edit_file') {
     const oldLines = [...ctxBefore.filter((_, i) => i !== dropAt), lines[t]!, ...ctxAfter].map(old);
     const newLines = [...ctxBefore.filter((_, i) => i !== dropAt), ...edit.replacement, ...ctxAfter].map(neu);
@@ -103,7 +113,8 @@ export async function replay(edit: GoldEdit, scenario: Scenario, tool: ToolUnder
     );
     const after = fs.readFileSync(file, 'utf8');
     if (!outcome.ok) return after === before ? 'rejected' : 'wrong';
-    if (expectation === 'reject' || targetChanged) return 'wrong';
+    // Applying over a line the user changed after the read is always wrong; otherwise the result decides.
+    if (targetChanged) return 'wrong';
     const same = scenario.trailingInsensitive ? stripTrailing(after) === stripTrailing(gold) : after === gold;
     return same ? 'correct' : 'wrong';
   } finally {

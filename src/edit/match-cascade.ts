@@ -41,46 +41,32 @@ export function locateBlock(
   return undefined;
 }
 
-/** Indentation unit of a block: a tab, or the smallest positive run of spaces. */
-function indentUnit(lines: readonly string[]): string {
-  let min = Number.POSITIVE_INFINITY;
-  for (const line of lines) {
-    if (line.trim() === '') continue;
-    const ws = leadingWhitespace(line);
-    if (ws.includes('\t')) return '\t';
-    if (ws.length > 0) min = Math.min(min, ws.length);
-  }
-  return Number.isFinite(min) ? ' '.repeat(min) : '  ';
-}
-
 function baseIndent(lines: readonly string[]): string {
   const first = lines.find((l) => l.trim() !== '');
   return first === undefined ? '' : leadingWhitespace(first);
 }
 
-/** Converts leading whitespace written in one unit (e.g. 2 spaces) to another (e.g. a tab). */
-function convertIndent(ws: string, from: string, to: string): string {
-  if (from === to || ws === '') return ws;
-  let levels = 0;
-  let rest = ws;
-  while (rest.length > 0) {
-    if (rest.startsWith(from)) {
-      levels++;
-      rest = rest.slice(from.length);
-    } else if (rest.startsWith('\t')) {
-      levels++;
-      rest = rest.slice(1);
-    } else {
-      break;
-    }
+const usesTabs = (lines: readonly string[]) =>
+  lines.some((l) => l.trim() !== '' && leadingWhitespace(l).includes('\t'));
+const width = (ws: string) => ws.replaceAll('\t', '').length + (ws.split('\t').length - 1);
+const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
+
+/** Width of one indentation step in a block (tabs or spaces), measured relative to its base; 0 if flat. */
+function stepWidth(lines: readonly string[], base: string): number {
+  let unit = 0;
+  for (const l of lines) {
+    if (l.trim() === '') continue;
+    const d = Math.abs(width(leadingWhitespace(l)) - width(base));
+    if (d > 0) unit = gcd(unit, d);
   }
-  return to.repeat(levels) + rest;
+  return unit;
 }
 
 /**
  * Re-indents replacement lines written against `needle` so they sit where the
- * matched `window` of the file sits: the needle's base indentation becomes the
- * window's, and indentation units are converted (spaces ⇄ tabs) to the file's.
+ * matched `window` of the file sits. Same style (spaces/spaces, tabs/tabs): shift
+ * by the column difference of the two bases. Different styles: convert through
+ * indentation levels (a tab per level ⇄ N spaces per level, N measured).
  */
 export function reindent(
   replacement: readonly string[],
@@ -89,14 +75,31 @@ export function reindent(
 ): string[] {
   const fromBase = baseIndent(needle);
   const toBase = baseIndent(window);
-  const fromUnit = indentUnit([...needle, ...replacement]);
-  const toUnit = indentUnit(window);
+  const fromTabs = usesTabs([...needle, ...replacement]);
+  const toTabs = usesTabs(window);
+  // The matched needle and window are the same lines, so their step widths correspond.
+  const fromUnit =
+    stepWidth(needle, fromBase) || stepWidth([...needle, ...replacement], fromBase) || (fromTabs ? 1 : 4);
+  const toUnit = stepWidth(window, toBase) || (toTabs ? 1 : 4);
+  const unitChar = toTabs ? '\t' : ' ';
+  // Needle and window are matched line by line: an indentation the needle uses maps to the window's exactly.
+  const seen = new Map<string, string>();
+  needle.forEach((l, i) => {
+    const w = window[i];
+    if (l.trim() !== '' && w !== undefined && !seen.has(leadingWhitespace(l)))
+      seen.set(leadingWhitespace(l), leadingWhitespace(w));
+  });
   return replacement.map((line) => {
     if (line.trim() === '') return line;
     const ws = leadingWhitespace(line);
     const body = line.slice(ws.length);
-    if (ws.startsWith(fromBase))
-      return toBase + convertIndent(ws.slice(fromBase.length), fromUnit, toUnit) + body;
-    return convertIndent(ws, fromUnit, toUnit) + body;
+    const known = seen.get(ws);
+    if (known !== undefined) return known + body;
+    if (fromTabs === toTabs) {
+      const columns = width(ws) - width(fromBase) + width(toBase);
+      return unitChar.repeat(Math.max(0, columns)) + body;
+    }
+    const steps = Math.round((width(ws) - width(fromBase)) / fromUnit);
+    return unitChar.repeat(Math.max(0, width(toBase) + steps * toUnit)) + body;
   });
 }
