@@ -1,5 +1,4 @@
-export * from './approval/errors.js';
-export * from './approval/payloads.js';
-export * from './approval/types.js';
+export * from './approval/index.js';
+export * from './fs/index.js';
 export * from './sandbox/index.js';
 export * from './tools/index.js';

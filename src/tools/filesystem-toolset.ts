@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { ApprovalConfig } from '../approval/config.js';
 import type { ApprovalResult } from '../approval/types.js';
 import { StateTracker } from '../fs/state-tracker.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
@@ -32,9 +33,6 @@ export const BUILTIN_TOOLS: Record<ToolName, AnyTool> = {
   move_file: moveFile,
   copy_file: copyFile,
 };
-
-/** Per-tool approval configuration, as in the Python original: `{ read_file: { preApproved: true } }`. */
-export type ApprovalConfig = Record<string, { preApproved?: boolean } | undefined>;
 
 export interface FileSystemToolsetOptions {
   /** Which tools to expose (default: all built-in tools). */

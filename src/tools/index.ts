@@ -5,7 +5,6 @@ export { type EditFileInput, type EditFileOutput, editFile } from './edit-file.j
 export { type EditLinesInput, type EditLinesOutput, editLines } from './edit-lines.js';
 export { EMPTY_SHA256, type LatestFileState } from './file-state.js';
 export {
-  type ApprovalConfig,
   BUILTIN_TOOLS,
   FileSystemToolset,
   type FileSystemToolsetOptions,

@@ -1,0 +1,98 @@
+import { canonicalJson } from './canonical-json.js';
+import type { ApprovalPayload } from './payloads.js';
+import type { ApprovalMemoryView, ApprovalRequest, RememberedApproval, RememberScopeName } from './types.js';
+
+const SCOPES: readonly RememberScopeName[] = ['call', 'file', 'mount', 'tool'];
+
+/** Move and copy touch two files: a file or mount scope must name both, never just the source. */
+function destinationOf(payload: ApprovalPayload): { path?: string; mount?: string } {
+  return payload.type === 'move' || payload.type === 'copy'
+    ? { path: payload.destination, mount: payload.destinationMount }
+    : {};
+}
+
+function keyFor(request: ApprovalRequest, scope: RememberScopeName): string | undefined {
+  const { toolName, payload } = request;
+  const dest = destinationOf(payload);
+  switch (scope) {
+    case 'call':
+      return `call\0${toolName}\0${canonicalJson(request.args)}`;
+    case 'file':
+      return payload.path ? `file\0${toolName}\0${payload.path}\0${dest.path ?? ''}` : undefined;
+    case 'mount':
+      return payload.mount ? `mount\0${toolName}\0${payload.mount}\0${dest.mount ?? ''}` : undefined;
+    case 'tool':
+      return `tool\0${toolName}`;
+  }
+}
+
+function labelFor(request: ApprovalRequest, scope: RememberScopeName): string {
+  const { toolName, payload } = request;
+  const dest = destinationOf(payload);
+  switch (scope) {
+    case 'call':
+      return `this exact ${toolName} call (${request.description})`;
+    case 'file':
+      return `${toolName} on ${payload.path}${dest.path ? ` → ${dest.path}` : ''}`;
+    case 'mount':
+      return `${toolName} anywhere under ${payload.mount}${dest.mount && dest.mount !== payload.mount ? ` → ${dest.mount}` : ''}`;
+    case 'tool':
+      return `every ${toolName} call`;
+  }
+}
+
+/**
+ * Session memory of approval decisions, by scope: the exact call (tool +
+ * canonical arguments), a file, a mount, or a whole tool. A scope is never
+ * widened: what is remembered is exactly what the user picked. Blocked calls
+ * never reach the memory (the approval layer decides `blocked` first).
+ */
+export class ApprovalMemory implements ApprovalMemoryView {
+  private readonly entries = new Map<string, RememberedApproval>();
+  private nextId = 1;
+
+  /** Remembers a decision for a request at a scope; returns the entry, or undefined if the scope does not apply. */
+  remember(
+    request: ApprovalRequest,
+    scope: RememberScopeName,
+    approved = true,
+  ): RememberedApproval | undefined {
+    const key = keyFor(request, scope);
+    if (key === undefined) return undefined;
+    const entry: RememberedApproval = {
+      id: String(this.nextId++),
+      scope,
+      toolName: request.toolName,
+      label: labelFor(request, scope),
+      approved,
+      createdAt: new Date().toISOString(),
+    };
+    this.entries.set(key, entry);
+    return entry;
+  }
+
+  /** The narrowest remembered decision covering this request. */
+  lookup(request: ApprovalRequest): RememberedApproval | undefined {
+    for (const scope of SCOPES) {
+      const key = keyFor(request, scope);
+      const hit = key === undefined ? undefined : this.entries.get(key);
+      if (hit) return hit;
+    }
+    return undefined;
+  }
+
+  list(): RememberedApproval[] {
+    return [...this.entries.values()].sort((a, b) => Number(a.id) - Number(b.id));
+  }
+
+  revoke(id: string): boolean {
+    for (const [key, entry] of this.entries) {
+      if (entry.id === id) return this.entries.delete(key);
+    }
+    return false;
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
+}

@@ -1,0 +1,231 @@
+import type { ChangeRecord } from '../tools/change-journal.js';
+import type { ToolCallContext, ToolOutcome } from '../tools/types.js';
+import { ApprovalMemory } from './approval-memory.js';
+import { type AuditDecision, type AuditEvent, type AuditSink, fanOut } from './audit-events.js';
+import { type ApprovalConfig, describeCall, genericPayload, needsApprovalFromConfig } from './config.js';
+import { ApprovalAborted } from './errors.js';
+import type { ApprovalPayload } from './payloads.js';
+import { SerialQueue } from './serial-queue.js';
+import type { ApprovalCallback, ApprovalDecision, ApprovalRequest, ApprovalResult } from './types.js';
+import { rememberScopeOf, validateDecision } from './validate-decision.js';
+
+/** What ApprovalToolset needs of the toolset it wraps (FileSystemToolset, or any custom one). */
+export interface InnerToolset {
+  callTool(name: string, args: unknown, ctx?: ToolCallContext): Promise<ToolOutcome>;
+  /** Optional: the toolset decides (it receives the config). Without it, only the config decides. */
+  needsApproval?(
+    name: string,
+    args: unknown,
+    ctx?: ToolCallContext,
+    config?: ApprovalConfig,
+  ): Promise<ApprovalResult>;
+  describeCall?(name: string, args: unknown): string;
+  history?(): ChangeRecord[];
+  undo?(): Promise<ToolOutcome>;
+}
+
+export interface ApprovalToolsetOptions {
+  approve: ApprovalCallback;
+  config?: ApprovalConfig;
+  memory?: ApprovalMemory;
+  onEvent?: AuditSink;
+}
+
+/**
+ * The blocking approval layer (port of pydantic-ai-blocking-approval): every call
+ * is checked (blocked / pre-approved / needs approval); calls that need approval
+ * are shown to the callback one at a time, and an approved call runs bound to the
+ * file state the user was shown.
+ */
+export class ApprovalToolset<T extends InnerToolset = InnerToolset> {
+  readonly inner: T;
+  readonly memory: ApprovalMemory;
+  private readonly approve: ApprovalCallback;
+  private readonly config: ApprovalConfig;
+  private readonly emit: AuditSink;
+  private readonly queue = new SerialQueue();
+
+  constructor(inner: T, options: ApprovalToolsetOptions) {
+    if (typeof options?.approve !== 'function')
+      throw new TypeError('ApprovalToolset needs an `approve` callback.');
+    this.inner = inner;
+    this.approve = options.approve;
+    this.config = options.config ?? {};
+    this.memory = options.memory ?? new ApprovalMemory();
+    this.emit = fanOut(options.onEvent);
+  }
+
+  /** The approval a call needs, without running it. */
+  async check(name: string, args: unknown, ctx: ToolCallContext = {}): Promise<ApprovalResult> {
+    if (this.inner.needsApproval) return this.inner.needsApproval(name, args, ctx, this.config);
+    const description = this.inner.describeCall?.(name, args) ?? describeCall(name, args);
+    const result = needsApprovalFromConfig(name, this.config, args);
+    return result.status === 'needs_approval'
+      ? { ...result, payload: genericPayload(name, args, description) }
+      : result;
+  }
+
+  /** Runs a call through approval. Expected failures come back as `{ ok: false }`; ApprovalAborted is thrown. */
+  async callTool(name: string, args: unknown, ctx: ToolCallContext = {}): Promise<ToolOutcome> {
+    const started = performance.now();
+    const base = { toolName: name, ...(ctx.toolCallId ? { toolCallId: ctx.toolCallId } : {}) };
+    const event = (e: Omit<AuditEvent, 'toolName' | 'timestamp'>) =>
+      this.emit({ ...base, ...e, timestamp: new Date().toISOString() });
+    const finish = (outcome: ToolOutcome, path?: string): ToolOutcome => {
+      event({
+        type: 'tool_result',
+        ...(path ? { path } : {}),
+        ok: outcome.ok,
+        ...(outcome.ok ? {} : { code: outcome.error.code }),
+        durationMs: Math.round(performance.now() - started),
+      });
+      return outcome;
+    };
+    const argPath =
+      typeof (args as { path?: unknown } | null)?.path === 'string'
+        ? (args as { path: string }).path
+        : undefined;
+    event({ type: 'tool_call', ...(argPath ? { path: argPath } : {}) });
+
+    const result = await this.check(name, args, ctx);
+    if (result.status === 'blocked') {
+      event({ type: 'approval_decided', decision: 'blocked', ...(argPath ? { path: argPath } : {}) });
+      const error = result.error ?? {
+        code: 'approval_blocked' as const,
+        message: `Blocked by policy, not run: ${result.reason}`,
+      };
+      return finish({ ok: false, error }, argPath);
+    }
+    if (result.status === 'pre_approved') {
+      event({ type: 'approval_decided', decision: 'pre_approved', ...(argPath ? { path: argPath } : {}) });
+      return finish(await this.inner.callTool(name, args, ctx), argPath);
+    }
+
+    const payload = result.payload;
+    const request: ApprovalRequest = { ...base, args, payload, description: payload.description };
+    const where = { path: payload.path, payloadType: payload.type };
+    const decided = await this.decide(
+      request,
+      (decision, how, remember) =>
+        event({
+          type: 'approval_decided',
+          ...where,
+          decision: how,
+          ...(decision.note ? { note: decision.note } : {}),
+          ...(remember ? { remember } : {}),
+        }),
+      () => event({ type: 'approval_requested', ...where }),
+    );
+    if (!decided.approved) return finish(denied(request, decided.note), payload.path);
+    if (decided.overrideArgs)
+      return finish(await this.runEdited(name, args, decided, ctx, payload), payload.path);
+    return finish(await this.inner.callTool(name, args, bindTo(ctx, payload)), payload.path);
+  }
+
+  history(): ChangeRecord[] {
+    return this.inner.history?.() ?? [];
+  }
+
+  undo(): Promise<ToolOutcome> {
+    if (!this.inner.undo)
+      return Promise.resolve({
+        ok: false,
+        error: { code: 'invalid_argument', message: 'This toolset keeps no change history.' },
+      });
+    return this.inner.undo();
+  }
+
+  /** Memory first; otherwise the callback, one request at a time (memory re-checked after waiting). */
+  private async decide(
+    request: ApprovalRequest,
+    onDecided: (d: ApprovalDecision, how: AuditDecision, remember?: string) => void,
+    onRequested: () => void,
+  ): Promise<ApprovalDecision> {
+    const remembered = (): ApprovalDecision | undefined => {
+      const hit = this.memory.lookup(request);
+      if (!hit) return undefined;
+      const decision = {
+        approved: hit.approved,
+        ...(hit.approved ? {} : { note: `Denied earlier (${hit.label}).` }),
+      };
+      onDecided(decision, 'remembered');
+      return decision;
+    };
+    const early = remembered();
+    if (early) return early;
+    return this.queue.run(async () => {
+      const late = remembered();
+      if (late) return late;
+      onRequested();
+      let decision: ApprovalDecision;
+      try {
+        decision = validateDecision(await this.approve(request));
+      } catch (error) {
+        if (error instanceof ApprovalAborted) onDecided({ approved: false }, 'aborted');
+        throw error;
+      }
+      const scope = rememberScopeOf(decision);
+      if (scope) this.memory.remember(request, scope, decision.approved);
+      onDecided(decision, decision.approved ? 'approved' : 'denied', scope);
+      return decision;
+    });
+  }
+
+  /** The user edited the arguments: re-check them (blocked still wins), run them, and tell the model. */
+  private async runEdited(
+    name: string,
+    original: unknown,
+    decision: ApprovalDecision,
+    ctx: ToolCallContext,
+    shown: ApprovalPayload,
+  ): Promise<ToolOutcome> {
+    const edited = decision.overrideArgs!;
+    const recheck = await this.check(name, edited, ctx);
+    if (recheck.status === 'blocked') {
+      return {
+        ok: false,
+        error: recheck.error ?? {
+          code: 'approval_blocked',
+          message: `The user's edited call is blocked: ${recheck.reason}`,
+        },
+      };
+    }
+    const outcome = await this.inner.callTool(name, edited, bindTo(ctx, shown));
+    if (!outcome.ok) return outcome;
+    const changed = Object.keys(edited).filter(
+      (k) => JSON.stringify(edited[k]) !== JSON.stringify((original as Record<string, unknown>)?.[k]),
+    );
+    return {
+      ok: true,
+      data: {
+        ...(outcome.data as object),
+        user_modified: true,
+        user_changes: `The user edited ${changed.join(', ') || 'the arguments'} before approving; the file now has the user's version${decision.note ? ` (${decision.note})` : ''}. Re-read it before further edits.`,
+      },
+    };
+  }
+}
+
+/** What the user was shown is what gets applied: execution refuses if the file has changed since. */
+function bindTo(ctx: ToolCallContext, payload: ApprovalPayload): ToolCallContext {
+  const bound: ToolCallContext = { ...ctx };
+  if (payload.baseSha256 !== undefined) bound.approvedBaseSha256 = payload.baseSha256;
+  if ((payload.type === 'move' || payload.type === 'copy') && payload.destinationSha256 !== undefined) {
+    bound.approvedDestinationSha256 = payload.destinationSha256;
+  }
+  return bound;
+}
+
+function denied(request: ApprovalRequest, note: string | undefined): ToolOutcome {
+  const what = request.payload.path ? `${request.toolName} on ${request.payload.path}` : request.toolName;
+  return {
+    ok: false,
+    error: {
+      code: 'approval_denied',
+      message: note
+        ? `The user denied ${what} and said: "${note}". Do not retry the same call unchanged; follow the user's note.`
+        : `The user denied ${what}. Do not retry the same call unchanged; change your approach or ask the user what they want.`,
+      ...(note ? { details: { note } } : {}),
+    },
+  };
+}

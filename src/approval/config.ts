@@ -1,0 +1,36 @@
+import type { GenericPayload } from './payloads.js';
+import { ApprovalResult } from './types.js';
+
+/** Per-tool approval configuration, as in the Python original: `{ read_file: { preApproved: true } }`. */
+export type ApprovalConfig = Record<string, { preApproved?: boolean } | undefined>;
+
+/** `name(k=v, …)`, values JSON-encoded and cut, as the Python original describes calls. */
+export function describeCall(toolName: string, args: unknown): string {
+  if (args === null || typeof args !== 'object') return `${toolName}()`;
+  const parts = Object.entries(args as Record<string, unknown>).map(([k, v]) => {
+    const text = JSON.stringify(v) ?? String(v);
+    return `${k}=${text.length > 60 ? `${text.slice(0, 57)}...` : text}`;
+  });
+  return `${toolName}(${parts.join(', ')})`;
+}
+
+/** A payload for tools that have none of their own (custom toolsets). */
+export function genericPayload(
+  toolName: string,
+  args: unknown,
+  description = describeCall(toolName, args),
+): GenericPayload {
+  const path =
+    typeof (args as { path?: unknown } | null)?.path === 'string' ? (args as { path: string }).path : '';
+  return { type: 'generic', description, path, mount: '', toolName, args };
+}
+
+/** Secure by default: only tools configured `{ preApproved: true }` skip the prompt. */
+export function needsApprovalFromConfig(
+  toolName: string,
+  config: ApprovalConfig = {},
+  args?: unknown,
+): ApprovalResult {
+  if (config[toolName]?.preApproved === true) return ApprovalResult.preApproved();
+  return ApprovalResult.needsApproval(genericPayload(toolName, args ?? {}));
+}

@@ -1,0 +1,17 @@
+export { ApprovalMemory } from './approval-memory.js';
+export { ApprovalToolset, type ApprovalToolsetOptions, type InnerToolset } from './approval-toolset.js';
+export {
+  type AuditDecision,
+  type AuditEvent,
+  type AuditSink,
+  debugLogger,
+  fanOut,
+  jsonlAuditLog,
+} from './audit-events.js';
+export { canonicalJson } from './canonical-json.js';
+export { type ApprovalConfig, describeCall, genericPayload, needsApprovalFromConfig } from './config.js';
+export * from './errors.js';
+export * from './payloads.js';
+export { approveAll, denyAll, strict, withMemory } from './policies.js';
+export * from './types.js';
+export { rememberScopeOf, validateDecision } from './validate-decision.js';
