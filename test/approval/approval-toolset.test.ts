@@ -240,7 +240,7 @@ describe('remembered approvals', () => {
     const { dir, toolset } = project({ 'src/a.txt': 'a\n', 'src/b.txt': 'b\n', 'docs/c.txt': 'c\n' });
     const memory = new ApprovalMemory();
     const asked: string[] = [];
-    let next: Parameters<typeof ApprovalToolset>[1]['approve'] = () => ({ approved: true });
+    let next: ApprovalCallback = () => ({ approved: true });
     const gated = new ApprovalToolset(toolset, {
       memory,
       approve: (r) => {
