@@ -232,7 +232,7 @@ export class Sandbox {
       const mountDepth = mount ? (mount.mountPoint === '/' ? 0 : mount.mountPoint.split('/').length - 1) : -1;
       if (!mount || stack.length <= mountDepth) {
         throw new PathNotInSandboxError(
-          `${virtualPath.slice(0, 200)}: ".." may not climb above a mount point. ${this.allowedSummary()}`,
+          `The path uses ".." to climb above ${mount ? `the mount point ${mount.mountPoint}` : 'the sandbox root'}; ".." may not leave a mount. ${this.allowedSummary()}`,
           { suggestions: this.readableRoots.slice(0, 3) },
         );
       }
@@ -296,11 +296,10 @@ export class Sandbox {
   private notInSandbox(vp: string): PathNotInSandboxError {
     const roots = this.readableRoots;
     const top = vp.split('/')[1] ?? '';
-    const near = closestNames(
-      top,
-      roots.map((r) => r.split('/')[1] ?? ''),
-    ).map((n) => `/${n}`);
-    return new PathNotInSandboxError(`${vp} is outside the sandbox. ${this.allowedSummary()}`, {
+    const near = closestNames(top, roots.map((r) => r.split('/')[1] ?? '')).map((n) => `/${n}`);
+    // A path under no mount may be a host path the model guessed: do not echo it back whole.
+    const shown = this.mountFor(vp) ? vp : `A path starting with "/${top.slice(0, 40)}"`;
+    return new PathNotInSandboxError(`${shown} is outside the sandbox. ${this.allowedSummary()}`, {
       suggestions: near.length ? near : roots.slice(0, 3),
     });
   }

@@ -32,9 +32,7 @@ export function splitVirtualPath(input: unknown): string[] {
     );
   }
   if (input.includes('\\')) {
-    throw new InvalidArgumentError(
-      `path contains a backslash; use forward slashes, e.g. "${input.replaceAll('\\', '/').replace(/[\u0000-\u001f]/gu, '')}".`,
-    );
+    throw new InvalidArgumentError('path contains a backslash; virtual paths use forward slashes, e.g. "/src/lib/util.ts".');
   }
   const bad = FORBIDDEN_CHARS.exec(input);
   if (bad) {

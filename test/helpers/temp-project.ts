@@ -6,9 +6,13 @@ import { afterEach } from 'vitest';
 const created: string[] = [];
 
 /** A fresh temp directory, removed after the test. Files are given as { 'a/b.txt': 'content' }. */
-export function tempDir(files: Record<string, string | Buffer> = {}): string {
+export function tempDir(
+  files: Record<string, string | Buffer> = {},
+  options: { keep?: boolean } = {},
+): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sbx-test-'));
-  created.push(dir);
+  // `keep`: the caller removes it (fixtures shared by several tests, created in beforeAll).
+  if (!options.keep) created.push(dir);
   for (const [rel, content] of Object.entries(files)) {
     const full = path.join(dir, rel);
     fs.mkdirSync(path.dirname(full), { recursive: true });
