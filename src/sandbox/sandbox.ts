@@ -296,7 +296,10 @@ export class Sandbox {
   private notInSandbox(vp: string): PathNotInSandboxError {
     const roots = this.readableRoots;
     const top = vp.split('/')[1] ?? '';
-    const near = closestNames(top, roots.map((r) => r.split('/')[1] ?? '')).map((n) => `/${n}`);
+    const near = closestNames(
+      top,
+      roots.map((r) => r.split('/')[1] ?? ''),
+    ).map((n) => `/${n}`);
     // A path under no mount may be a host path the model guessed: do not echo it back whole.
     const shown = this.mountFor(vp) ? vp : `A path starting with "/${top.slice(0, 40)}"`;
     return new PathNotInSandboxError(`${shown} is outside the sandbox. ${this.allowedSummary()}`, {

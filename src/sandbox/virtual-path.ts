@@ -32,7 +32,9 @@ export function splitVirtualPath(input: unknown): string[] {
     );
   }
   if (input.includes('\\')) {
-    throw new InvalidArgumentError('path contains a backslash; virtual paths use forward slashes, e.g. "/src/lib/util.ts".');
+    throw new InvalidArgumentError(
+      'path contains a backslash; virtual paths use forward slashes, e.g. "/src/lib/util.ts".',
+    );
   }
   const bad = FORBIDDEN_CHARS.exec(input);
   if (bad) {
