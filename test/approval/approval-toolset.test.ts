@@ -248,7 +248,15 @@ describe('remembered approvals', () => {
         return next(r);
       },
     });
-    return { dir, gated, memory, asked, setNext: (f: typeof next) => (next = f) };
+    return {
+      dir,
+      gated,
+      memory,
+      asked,
+      setNext: (f: typeof next) => {
+        next = f;
+      },
+    };
   }
   const write = (p: string, content = 'x\n') => ({ path: p, content });
 
