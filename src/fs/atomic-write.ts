@@ -3,7 +3,7 @@ import { constants } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { assertFdInside, errnoOf } from './containment.js';
-import { ensureDirectoryInside } from './ensure-directory.js';
+import { openDirectoryInside } from './dir-handle.js';
 import { FsError } from './fs-error.js';
 
 /** Temp files are named `.<name>.sandbox-approval-<hex>.tmp` so they are easy to recognise and clean up. */
@@ -27,23 +27,28 @@ export async function writeFileAtomic(
   options: { mode?: number; createParents?: boolean; displayPath: string },
 ): Promise<{ created: boolean; bytes: number }> {
   const { displayPath } = options;
-  const dir = path.dirname(hostPath);
-  await ensureDirectoryInside(dir, realRoot, { create: options.createParents ?? false, displayPath });
-  const existing = await fs.lstat(hostPath).catch((error) => {
-    if (errnoOf(error) === 'ENOENT') return undefined;
-    throw error;
+  const name = path.basename(hostPath);
+  const dir = await openDirectoryInside(path.dirname(hostPath), realRoot, {
+    create: options.createParents ?? false,
+    displayPath,
   });
-  if (existing && !existing.isFile() && !existing.isSymbolicLink()) {
-    throw new FsError('not_a_file', `${displayPath} exists and is not a regular file; nothing was written.`);
-  }
-  const mode = options.mode ?? (existing?.isFile() ? existing.mode & 0o7777 : 0o644);
-  const temp = path.join(
-    dir,
-    `.${path.basename(hostPath).slice(0, 100)}${TEMP_MARKER}${randomBytes(6).toString('hex')}.tmp`,
-  );
-  const buffer = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+  const target = dir.child(name);
+  const tempName = `.${name.slice(0, 100)}${TEMP_MARKER}${randomBytes(6).toString('hex')}.tmp`;
+  const temp = dir.child(tempName);
   let handle: fs.FileHandle | undefined;
   try {
+    const existing = await fs.lstat(target).catch((error) => {
+      if (errnoOf(error) === 'ENOENT') return undefined;
+      throw error;
+    });
+    if (existing && !existing.isFile() && !existing.isSymbolicLink()) {
+      throw new FsError(
+        'not_a_file',
+        `${displayPath} exists and is not a regular file; nothing was written.`,
+      );
+    }
+    const mode = options.mode ?? (existing?.isFile() ? existing.mode & 0o7777 : 0o644);
+    const buffer = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
     handle = await fs.open(
       temp,
       constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
@@ -55,42 +60,35 @@ export async function writeFileAtomic(
     await handle.sync();
     await handle.close();
     handle = undefined;
-    await fs.rename(temp, hostPath);
+    // rename replaces the entry: a hardlinked or symlinked target never has its other inode modified.
+    await fs.rename(temp, target);
+    await dir.sync();
+    return { created: existing === undefined, bytes: buffer.length };
   } catch (error) {
     await handle?.close().catch(() => undefined);
     await fs.unlink(temp).catch(() => undefined);
-    if (error instanceof FsError) throw error;
-    const code = errnoOf(error);
-    if (code === 'EISDIR' || code === 'ENOTDIR') {
-      throw new FsError(
-        'not_a_file',
-        `${displayPath} is a directory or lies under a file; nothing was written.`,
-      );
-    }
-    if (code === 'ENOSPC' || code === 'EDQUOT')
-      throw new FsError('io_error', `No space left to write ${displayPath}; nothing was written.`);
-    if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') {
-      throw new FsError(
-        'io_error',
-        `Permission denied writing ${displayPath} (${code}); nothing was written.`,
-      );
-    }
-    throw new FsError('io_error', `Writing ${displayPath} failed (${code ?? 'error'}); nothing was written.`);
+    throw asFsError(error, displayPath);
+  } finally {
+    await dir.close();
   }
-  await syncDirectory(dir);
-  return { created: existing === undefined, bytes: buffer.length };
 }
 
-/** fsync the directory so the rename itself survives a crash (best effort: not all platforms allow it). */
-async function syncDirectory(dir: string): Promise<void> {
-  try {
-    const handle = await fs.open(dir, constants.O_RDONLY);
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-  } catch {
-    // Directory fsync is unsupported on some file systems; the data itself is already synced.
+function asFsError(error: unknown, displayPath: string): FsError {
+  if (error instanceof FsError) return error;
+  const code = errnoOf(error);
+  if (code === 'EISDIR' || code === 'ENOTDIR') {
+    return new FsError(
+      'not_a_file',
+      `${displayPath} is a directory or lies under a file; nothing was written.`,
+    );
   }
+  if (code === 'ENOSPC' || code === 'EDQUOT')
+    return new FsError('io_error', `No space left to write ${displayPath}; nothing was written.`);
+  if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') {
+    return new FsError(
+      'io_error',
+      `Permission denied writing ${displayPath} (${code}); nothing was written.`,
+    );
+  }
+  return new FsError('io_error', `Writing ${displayPath} failed (${code ?? 'error'}); nothing was written.`);
 }

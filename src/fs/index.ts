@@ -1,5 +1,5 @@
 export { isTempFileName, TEMP_MARKER, writeFileAtomic } from './atomic-write.js';
-export { ensureDirectoryInside } from './ensure-directory.js';
+export { DirHandle, openDirectoryInside } from './dir-handle.js';
 export { withFileLock } from './file-lock.js';
 export { FsError, type FsErrorCode } from './fs-error.js';
 export { decodeText, readTextFile, type TextFile } from './read-text.js';

@@ -1,11 +1,11 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomic } from '../fs/atomic-write.js';
+import { type DirHandle, openDirectoryInside } from '../fs/dir-handle.js';
 import { withFileLock } from '../fs/file-lock.js';
 import { readTextFile } from '../fs/read-text.js';
 import { sha256Hex } from '../fs/state-tracker.js';
-import { NotAFileError, PathNotInSandboxError } from '../sandbox/errors.js';
-import { isInsideRoot } from '../sandbox/real-path.js';
+import { NotAFileError } from '../sandbox/errors.js';
 import type { ResolvedPath } from '../sandbox/sandbox.js';
 import { toolError } from './tool-error.js';
 import type { ToolContext } from './types.js';
@@ -54,65 +54,70 @@ export function withLock<T>(resolved: ResolvedPath, fn: () => Promise<T>): Promi
   return withFileLock(resolved.hostPath, fn);
 }
 
-/** Re-checks, just before a destructive step, that the parent directory still lies inside the mount. */
-async function assertParentInside(resolved: ResolvedPath): Promise<void> {
-  const parent = await fs.realpath(path.dirname(resolved.hostPath));
-  if (!isInsideRoot(resolved.mount.realRoot, parent)) {
-    throw new PathNotInSandboxError(
-      `${resolved.virtualPath} moved outside the sandbox while in use; nothing was changed.`,
-    );
+/** The verified, held parent directory of a resolved path (see DirHandle: immune to parent swaps on Linux). */
+function parentOf(resolved: ResolvedPath, create = false): Promise<DirHandle> {
+  return openDirectoryInside(path.dirname(resolved.hostPath), resolved.mount.realRoot, {
+    create,
+    displayPath: resolved.virtualPath,
+  });
+}
+
+/** Deletes a regular file (never a directory), through its held parent directory. */
+export async function removeFile(resolved: ResolvedPath): Promise<void> {
+  const dir = await parentOf(resolved);
+  try {
+    const entry = dir.child(path.basename(resolved.hostPath));
+    const stat = await fs.lstat(entry);
+    if (!stat.isFile())
+      throw new NotAFileError(`${resolved.virtualPath} is not a regular file; nothing was deleted.`);
+    await fs.unlink(entry);
+  } finally {
+    await dir.close();
   }
 }
 
-/** Deletes a regular file (never a directory, never through a swapped-in parent symlink). */
-export async function removeFile(resolved: ResolvedPath): Promise<void> {
-  await assertParentInside(resolved);
-  const stat = await fs.lstat(resolved.hostPath);
-  if (!stat.isFile())
-    throw new NotAFileError(`${resolved.virtualPath} is not a regular file; nothing was deleted.`);
-  await fs.unlink(resolved.hostPath);
-}
+const exists = (p: string) =>
+  fs.lstat(p).then(
+    () => true,
+    () => false,
+  );
 
 /**
- * Moves a file. Without `overwrite` the destination is claimed with link(2),
- * which fails if it exists (no check-then-rename race); across file systems the
- * content is copied and the source removed.
+ * Moves a file between held parent directories. Without `overwrite` the
+ * destination is claimed with link(2), which fails if it exists (no
+ * check-then-rename race); across file systems the content is copied.
  */
 export async function moveFile(from: ResolvedPath, to: ResolvedPath, overwrite: boolean): Promise<void> {
-  await assertParentInside(from);
-  await fs.mkdir(path.dirname(to.hostPath), { recursive: true });
-  await assertParentInside(to);
+  const source = await parentOf(from);
+  let target: DirHandle | undefined;
   try {
-    if (overwrite) {
-      await fs.rename(from.hostPath, to.hostPath);
-    } else {
-      await fs.link(from.hostPath, to.hostPath);
-      await fs.unlink(from.hostPath);
+    target = await parentOf(to, true);
+    const a = source.child(path.basename(from.hostPath));
+    const b = target.child(path.basename(to.hostPath));
+    const taken = () =>
+      toolError('invalid_argument', `${to.virtualPath} already exists; pass overwrite: true to replace it.`);
+    try {
+      if (overwrite) await fs.rename(a, b);
+      else {
+        await fs.link(a, b);
+        await fs.unlink(a);
+      }
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST') throw taken();
+      if (code !== 'EXDEV' && code !== 'EPERM') throw error;
+      if (!overwrite && (await exists(b))) throw taken();
+      const stat = await fs.stat(a);
+      const data = await fs.readFile(a);
+      await writeFileAtomic(to.hostPath, to.mount.realRoot, data, {
+        mode: stat.mode & 0o7777,
+        createParents: true,
+        displayPath: to.virtualPath,
+      });
+      await fs.unlink(a);
     }
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST')
-      throw toolError(
-        'invalid_argument',
-        `${to.virtualPath} already exists; pass overwrite: true to replace it.`,
-      );
-    if (code !== 'EXDEV' && code !== 'EPERM') throw error;
-    const taken = await fs.lstat(to.hostPath).then(
-      () => true,
-      () => false,
-    );
-    if (taken && !overwrite)
-      throw toolError(
-        'invalid_argument',
-        `${to.virtualPath} already exists; pass overwrite: true to replace it.`,
-      );
-    const data = await fs.readFile(from.hostPath);
-    const stat = await fs.stat(from.hostPath);
-    await writeFileAtomic(to.hostPath, to.mount.realRoot, data, {
-      mode: stat.mode & 0o7777,
-      createParents: true,
-      displayPath: to.virtualPath,
-    });
-    await fs.unlink(from.hostPath);
+  } finally {
+    await source.close();
+    await target?.close();
   }
 }

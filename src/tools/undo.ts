@@ -1,5 +1,4 @@
-import fs from 'node:fs/promises';
-import { loadFile, saveFile, withLock } from './file-io.js';
+import { loadFile, removeFile, saveFile, withLock } from './file-io.js';
 import { toolError } from './tool-error.js';
 import type { ToolContext } from './types.js';
 
@@ -41,7 +40,7 @@ export async function undoLastChange(ctx: ToolContext): Promise<UndoOutput> {
       ctx.state.record(source.virtualPath, current!.sha256);
     }
     if (last.beforeSha256 === null) {
-      if (current) await fs.unlink(resolved.hostPath);
+      if (current) await removeFile(resolved);
     } else {
       await saveFile(ctx, resolved, last.beforeContent!.toString('utf8'), last.beforeMode);
       ctx.state.record(resolved.virtualPath, last.beforeSha256);
