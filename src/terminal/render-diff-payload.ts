@@ -1,0 +1,40 @@
+import type { EditPayload, LinesEditPayload, PatchPayload } from '../approval/payloads.js';
+import { renderDiff } from './diff-view.js';
+import type { Rendered } from './rendered.js';
+import { sanitizeLine } from './sanitize.js';
+import type { Style } from './style.js';
+
+const stats = (p: { added: number; removed: number }, style: Style) =>
+  `${style.green(`+${p.added}`)} ${style.red(`−${p.removed}`)}`;
+
+/** edit, patch and lines payloads all carry a unified diff: same view, different headers. */
+export function renderDiffPayload(
+  payload: EditPayload | PatchPayload | LinesEditPayload,
+  style: Style,
+  width: number,
+): Rendered {
+  const path = sanitizeLine(payload.path);
+  const warnings: string[] = [];
+  let title: string;
+  if (payload.type === 'edit') {
+    const where = payload.replaceAll ? `${payload.matchCount} places` : `line ${payload.matchLine}`;
+    title = `Edit: ${path} (${where})`;
+    if (payload.matchLevel !== 'exact')
+      warnings.push(`Matched ignoring ${payload.matchLevel.replace('_', ' ')}: check the result below.`);
+  } else if (payload.type === 'patch') {
+    title = `${payload.fileExists ? 'Patch' : 'Create'}: ${path} (${payload.hunks} hunk${payload.hunks === 1 ? '' : 's'})`;
+    if (payload.relocated)
+      warnings.push(
+        'Some hunks were relocated to where their context actually is (the @@ line numbers were off).',
+      );
+  } else {
+    title = `Edit lines: ${path} (${payload.operations} operation${payload.operations === 1 ? '' : 's'})`;
+  }
+  if (payload.diffCoarse)
+    warnings.push('The diff was too expensive to compute exactly; it is shown as one block.');
+  return {
+    title: `${title}  ${stats(payload, style)}`,
+    warnings,
+    body: renderDiff(payload.unifiedDiff, style, width),
+  };
+}

@@ -1,0 +1,69 @@
+import type { ApprovalPayload, DeletePayload, GenericPayload } from '../approval/payloads.js';
+import { numbered } from './render-write.js';
+import type { Rendered } from './rendered.js';
+import { fitWidth, sanitizeLine } from './sanitize.js';
+import type { Style } from './style.js';
+
+/** read, delete, move, copy, list: one clear block each; destructive parts in warning colour. */
+export function renderOther(
+  payload: Exclude<ApprovalPayload, { type: 'edit' | 'patch' | 'lines' | 'write' }>,
+  style: Style,
+  width: number,
+): Rendered {
+  const s = (t: string) => sanitizeLine(t);
+  switch (payload.type) {
+    case 'read':
+      return {
+        title: `Read: ${s(payload.path)} (${payload.fileLines} lines, ${payload.fileBytes} bytes)`,
+        warnings: [],
+        body: [
+          `The agent wants to read ${s(payload.path)}${payload.fileExists ? '' : ' (it does not exist)'}.`,
+        ],
+      };
+    case 'delete':
+      return renderDelete(payload, style, width);
+    case 'move':
+    case 'copy': {
+      const verb = payload.type === 'move' ? 'Move' : 'Copy';
+      const warnings = payload.destinationExists
+        ? [`⚠ ${s(payload.destination)} exists and will be overwritten.`]
+        : [];
+      return {
+        title: `${verb}: ${s(payload.source)} → ${s(payload.destination)} (${payload.fileBytes} bytes)`,
+        warnings,
+        body: [`${verb} ${s(payload.source)} to ${s(payload.destination)}.`],
+      };
+    }
+    case 'list':
+      return {
+        title: `List: ${s(payload.path)} (${s(payload.pattern)})`,
+        warnings: [],
+        body: [`List files matching ${s(payload.pattern)} under ${s(payload.path)}.`],
+      };
+    case 'generic':
+      return renderGeneric(payload, width);
+  }
+}
+
+function renderDelete(payload: DeletePayload, style: Style, width: number): Rendered {
+  const body = numbered(payload.preview, style, width);
+  if (payload.previewTruncated)
+    body.push(style.dim(`… (${payload.fileLines} lines in all; preview shows the first ${body.length})`));
+  return {
+    title: `Delete: ${sanitizeLine(payload.path)} (${payload.fileLines} lines, ${payload.fileBytes} bytes)`,
+    warnings: [`⚠ ${sanitizeLine(payload.path)} will be deleted.`],
+    body,
+  };
+}
+
+/** Unknown or generic payloads: the description and the arguments as JSON, cut with a marker. */
+export function renderGeneric(
+  payload: { description: string; args?: unknown } & Partial<GenericPayload>,
+  width: number,
+): Rendered {
+  const json = JSON.stringify(payload.args ?? {}, null, 2) ?? '';
+  const lines = json.split('\n');
+  const shown = lines.slice(0, 40).map((l) => fitWidth(sanitizeLine(l), width));
+  if (lines.length > 40) shown.push(`… (${lines.length - 40} more lines of arguments)`);
+  return { title: sanitizeLine(payload.description), warnings: [], body: shown };
+}
