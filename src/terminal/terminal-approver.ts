@@ -58,8 +58,10 @@ export function terminalApprover(options: TerminalApproverOptions = {}): Approva
   const queue = new SerialQueue();
   // One reader for the approver's lifetime: keys typed ahead are kept for the next prompt.
   const keys = new KeyReader(input);
+  // Requests of one burst are numbered "Approval i of n" until the queue drains.
   let pending = 0;
   let shown = 0;
+  let burst = 0;
 
   return (request) => {
     if (!input.isTTY) {
@@ -70,14 +72,15 @@ export function terminalApprover(options: TerminalApproverOptions = {}): Approva
       };
     }
     pending++;
+    burst++;
     return queue.run(async () => {
       shown++;
-      const position = pending > 1 ? `Approval ${shown} of ${shown + pending - 1}` : '';
+      const position = burst > 1 ? `Approval ${shown} of ${burst}` : '';
       try {
         return await ask(request, position);
       } finally {
         pending--;
-        if (pending === 0) shown = 0;
+        if (pending === 0) shown = burst = 0;
       }
     });
   };

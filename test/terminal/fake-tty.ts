@@ -23,9 +23,17 @@ export function fakeTty(options: { columns?: number; rows?: number } = {}) {
   const type = (...keys: string[]) => {
     for (const k of keys) input.write(k);
   };
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping ANSI escapes from captured output
   const plain = () => captured.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '');
-  return { input, output, type, text: () => captured, plain, reset: () => (captured = '') };
+  return {
+    input,
+    output,
+    type,
+    text: () => captured,
+    plain,
+    reset: () => {
+      captured = '';
+    },
+  };
 }
 
 /** Types keys once the UI is waiting (after the current microtasks and I/O). */

@@ -7,7 +7,6 @@ import { project } from '../tools/fixture.js';
 
 const plain = createStyle(false);
 const color = createStyle(true);
-// biome-ignore lint/suspicious/noControlCharactersInRegex: detecting ANSI codes
 const ANSI = /\u001b\[/;
 
 async function payload(name: string, args: unknown, files: Record<string, string>): Promise<ApprovalPayload> {
