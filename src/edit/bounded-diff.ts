@@ -56,6 +56,14 @@ export function boundedUnifiedDiff(
   if (prefix === a.length && prefix === b.length) {
     return { unifiedDiff: '', added: 0, removed: 0, diffLines: 0, coarse: false };
   }
+  // Texts that share almost no lines: a line diff is noise and Myers is at its slowest, so
+  // show the middle as one replacement straight away (still a correct, applicable diff).
+  if (mostlyUnrelated(a, b, prefix, suffix)) {
+    const body = coarseHunk(a, b, prefix, suffix, context);
+    const { added, removed } = countDiffLines(body);
+    const unifiedDiff = header + body;
+    return { unifiedDiff, added, removed, diffLines: unifiedDiff.split('\n').length - 1, coarse: false };
+  }
   const from = Math.max(0, prefix - context);
   const aTo = Math.min(a.length, a.length - suffix + context);
   const bTo = Math.min(b.length, b.length - suffix + context);
@@ -83,6 +91,17 @@ export function boundedUnifiedDiff(
   const unifiedDiff = header + body;
   const { added, removed } = countDiffLines(body);
   return { unifiedDiff, added, removed, diffLines: unifiedDiff.split('\n').length - 1, coarse };
+}
+
+/** True when fewer than 5% of the new middle's lines occur in the old middle (checked only for big middles). */
+function mostlyUnrelated(a: string[], b: string[], prefix: number, suffix: number): boolean {
+  const oldCount = a.length - suffix - prefix;
+  const newCount = b.length - suffix - prefix;
+  if (oldCount < 500 || newCount < 500) return false;
+  const old = new Set(a.slice(prefix, a.length - suffix));
+  let shared = 0;
+  for (let i = prefix; i < b.length - suffix; i++) if (old.has(b[i]!)) shared++;
+  return shared < newCount * 0.05;
 }
 
 /** One hunk that removes the whole changed middle and adds the new one. */

@@ -16,7 +16,7 @@ export class AnchorError extends Error {
 export class LineIndex {
   readonly full: string[];
   constructor(readonly lines: readonly string[]) {
-    this.full = lines.map((l) => lineHash(l, 40));
+    this.full = lines.map((l) => lineHash(l, 16));
   }
   candidates(hash: string): number[] {
     const out: number[] = [];
@@ -68,7 +68,7 @@ export function resolveAnchor(
 ): number {
   const { hash, line: lineFromAnchor } = parseAnchor(request.raw);
   const hint = request.line ?? lineFromAnchor;
-  if (!/^[0-9a-f]{4,40}$/.test(hash)) {
+  if (!/^[0-9a-f]{4,16}$/.test(hash)) {
     throw new AnchorError(
       'invalid_argument',
       `"${request.raw}" is not a line anchor; use the LINE#HASH shown by read_file(hashes: true).`,

@@ -13,6 +13,9 @@ const hold = (ms) => {
 };
 const clear = (p) => fs.rmSync(p, { recursive: true, force: true }); // removes a symlink itself, never its target
 let swaps = 0;
+// Never outlive the test: exit when the parent goes away, and after two minutes regardless.
+process.on('disconnect', () => process.exit(0));
+const deadline = Date.now() + 120_000;
 process.send?.('ready');
 for (;;) {
   try {
@@ -35,6 +38,7 @@ for (;;) {
     hold(0.2);
     swaps++;
   } catch {}
+  if (Date.now() > deadline) process.exit(0);
   if (swaps % 100 === 0) {
     fs.writeFileSync(countFile, String(swaps));
     await new Promise((r) => setImmediate(r));

@@ -5,6 +5,7 @@ const [file, root] = process.argv.slice(2) as [string, string];
 const a = 'A'.repeat(4 * 1024 * 1024);
 const b = 'B'.repeat(4 * 1024 * 1024);
 let flip = false;
+process.on('disconnect', () => process.exit(0));
 process.send?.('ready');
 for (;;) {
   flip = !flip;

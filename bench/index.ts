@@ -1,0 +1,27 @@
+import { formatFidelityTable, runEditFidelity } from './edit-fidelity/index.js';
+import { benchEditTools } from './edit-tools.js';
+import { formatTable } from './measure.js';
+import {
+  benchApprovalOverhead,
+  benchHashedRead,
+  benchPagerFirstScreen,
+  benchPayloadDiff,
+} from './other-benches.js';
+
+/**
+ * `npm run bench`: every number is a median of several runs, printed as a ratio
+ * against a baseline measured in the same run. `--quick` runs a small version
+ * (CI smoke test: it must run, its numbers are not judged).
+ */
+const quick = process.argv.includes('--quick');
+const runs = quick ? 3 : 9;
+const rows = [
+  ...(await benchEditTools(quick ? [2_000] : [10_000, 200_000], runs)),
+  ...(await benchHashedRead(quick ? 10_000 : 200_000, runs)),
+  ...(await benchPayloadDiff(quick ? 2_000 : 20_000, runs)),
+  ...(await benchPagerFirstScreen(quick ? 10_000 : 100_000, runs)),
+  ...(await benchApprovalOverhead(quick ? 20 : 200)),
+];
+console.log(formatTable(rows));
+console.log('');
+console.log(formatFidelityTable(await runEditFidelity({ size: quick ? 10 : 50 })));

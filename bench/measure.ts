@@ -1,0 +1,35 @@
+/** Median wall time of `runs` calls of `fn` (after one warm-up), with an untimed `setup` before each. */
+export async function median(runs: number, fn: () => unknown, setup?: () => unknown): Promise<number> {
+  await setup?.();
+  await fn();
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    await setup?.();
+    const start = performance.now();
+    await fn();
+    times.push(performance.now() - start);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)]!;
+}
+
+export interface Row {
+  name: string;
+  ms: number;
+  baseline: string;
+  baselineMs: number;
+  target?: string;
+}
+
+export function formatTable(rows: Row[]): string {
+  const lines = [
+    '| measurement | median | baseline (same run) | ratio | target |',
+    '|---|---:|---|---:|---|',
+  ];
+  for (const r of rows) {
+    lines.push(
+      `| ${r.name} | ${r.ms.toFixed(2)} ms | ${r.baseline}: ${r.baselineMs.toFixed(2)} ms | ${(r.ms / r.baselineMs).toFixed(2)}× | ${r.target ?? ''} |`,
+    );
+  }
+  return lines.join('\n');
+}
