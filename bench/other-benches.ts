@@ -6,7 +6,7 @@ import { Writable } from 'node:stream';
 import { ApprovalToolset } from '../src/approval/approval-toolset.js';
 import { approveAll } from '../src/approval/policies.js';
 import { Sandbox } from '../src/sandbox/sandbox.js';
-import { renderDiff } from '../src/terminal/diff-view.js';
+import { diffLineSource } from '../src/terminal/diff-view.js';
 import { KeyReader } from '../src/terminal/key-reader.js';
 import { runPager } from '../src/terminal/pager.js';
 import { createStyle } from '../src/terminal/style.js';
@@ -89,12 +89,12 @@ export async function benchPagerFirstScreen(lines: number, runs: number): Promis
     });
     const keys = new KeyReader(input);
     keys.open();
-    const body = renderDiff(diff, style, 80);
+    const body = diffLineSource(diff, style, 80);
     const done = runPager({
       keys,
       output,
-      count: body.length,
-      line: (i) => body[i]!,
+      count: body.count,
+      line: (i) => body.line(i),
       title: 'bench',
       footer: '',
       rows: 40,

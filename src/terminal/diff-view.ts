@@ -62,68 +62,88 @@ function wordPair(oldText: string, newText: string, style: Style): [string, stri
   return [del, add];
 }
 
+/** Lines produced on demand: a pager asks only for what is on screen. */
+export interface LineSource {
+  count: number;
+  line(index: number): string;
+}
+
+export function arraySource(lines: readonly string[]): LineSource {
+  return { count: lines.length, line: (i) => lines[i] ?? '' };
+}
+
+export function allLines(source: LineSource): string[] {
+  return Array.from({ length: source.count }, (_, i) => source.line(i));
+}
+
+type Slot = { gap: number } | { row: number };
+
 /**
- * Renders a unified diff as terminal lines: hunk headers (with a gap marker
- * between hunks), an old/new line-number gutter, red/green lines with word-level
- * highlights for paired changed lines, tabs expanded, long lines cut with a marker.
+ * A unified diff as terminal lines, rendered lazily: hunk headers (with a gap
+ * marker between hunks), an old/new line-number gutter, red/green lines with
+ * word-level highlights for paired changed lines, tabs expanded, long lines cut
+ * with a marker. Parsing is one cheap pass; styling happens per visible line.
  */
-export function renderDiff(unifiedDiff: string, style: Style, width: number): string[] {
+export function diffLineSource(unifiedDiff: string, style: Style, width: number): LineSource {
   const rows = parseDiffRows(unifiedDiff);
-  const numWidth = Math.max(
-    3,
-    String(Math.max(0, ...rows.map((r) => Math.max(r.oldNo ?? 0, r.newNo ?? 0)))).length,
-  );
+  let maxNo = 0;
+  for (const r of rows) maxNo = Math.max(maxNo, r.oldNo ?? 0, r.newNo ?? 0);
+  const numWidth = Math.max(3, String(maxNo).length);
   const textWidth = Math.max(10, width - (numWidth * 2 + 4));
-  const gutter = (r: Row) =>
-    style.dim(
-      `${r.oldNo === undefined ? ' '.repeat(numWidth) : String(r.oldNo).padStart(numWidth)} ${r.newNo === undefined ? ' '.repeat(numWidth) : String(r.newNo).padStart(numWidth)} `,
-    );
-  const out: string[] = [];
+  const slots: Slot[] = [];
   let lastOld: number | undefined;
+  // For each changed row: the partner row it is paired with for word highlights, if any.
+  const partner = new Map<number, number>();
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i]!;
     if (r.kind === 'hunk') {
       const start = Number(/^@@ -(\d+)/.exec(r.text)?.[1] ?? 0);
-      if (lastOld !== undefined && start > lastOld + 1)
-        out.push(style.dim(`${' '.repeat(numWidth)} ⋯ ${start - lastOld - 1} unchanged lines ⋯`));
-      out.push(style.cyan(fitWidth(r.text, width)));
-      continue;
-    }
-    if (r.kind === 'note') {
-      out.push(style.dim(fitWidth(r.text, width)));
-      continue;
-    }
-    if (r.oldNo !== undefined) lastOld = r.oldNo;
-    // A block of removed lines followed by as many added lines: pair them for word highlights.
-    if (r.kind === 'del') {
+      if (lastOld !== undefined && start > lastOld + 1) slots.push({ gap: start - lastOld - 1 });
+    } else if (r.oldNo !== undefined) lastOld = r.oldNo;
+    if (r.kind === 'del' && (i === 0 || rows[i - 1]!.kind !== 'del')) {
       let d = i;
       while (d < rows.length && rows[d]!.kind === 'del') d++;
       let a = d;
       while (a < rows.length && rows[a]!.kind === 'add') a++;
-      const dels = rows.slice(i, d);
-      const adds = rows.slice(d, a);
-      const paired = dels.length === adds.length && dels.every((x) => [...x.text].length <= textWidth);
-      const pairedAdds = paired ? adds.every((x) => [...x.text].length <= textWidth) : false;
-      if (paired && pairedAdds) {
-        const pairs = dels.map((x, k) => wordPair(x.text, adds[k]!.text, style));
-        dels.forEach((x, k) => {
-          out.push(gutter(x) + style.red('-') + pairs[k]![0]);
-        });
-        adds.forEach((x, k) => {
-          out.push(gutter(x) + style.green('+') + pairs[k]![1]);
-        });
-      } else {
-        for (const x of dels)
-          out.push(gutter(x) + style.red(`-${fitWidth(sanitizeLine(x.text), textWidth)}`));
-        for (const x of adds)
-          out.push(gutter(x) + style.green(`+${fitWidth(sanitizeLine(x.text), textWidth)}`));
+      if (d - i === a - d) {
+        for (let k = 0; k < d - i; k++) {
+          partner.set(i + k, d + k);
+          partner.set(d + k, i + k);
+        }
       }
-      i = a - 1;
-      continue;
+    }
+    slots.push({ row: i });
+  }
+  const gutter = (r: Row) =>
+    style.dim(
+      `${r.oldNo === undefined ? ' '.repeat(numWidth) : String(r.oldNo).padStart(numWidth)} ${r.newNo === undefined ? ' '.repeat(numWidth) : String(r.newNo).padStart(numWidth)} `,
+    );
+  const fits = (t: string) => t.length <= textWidth;
+  const render = (slot: Slot): string => {
+    if ('gap' in slot) return style.dim(`${' '.repeat(numWidth)} ⋯ ${slot.gap} unchanged lines ⋯`);
+    const r = rows[slot.row]!;
+    if (r.kind === 'hunk') return style.cyan(fitWidth(r.text, width));
+    if (r.kind === 'note') return style.dim(fitWidth(r.text, width));
+    const other = partner.get(slot.row);
+    if (
+      (r.kind === 'del' || r.kind === 'add') &&
+      other !== undefined &&
+      fits(r.text) &&
+      fits(rows[other]!.text)
+    ) {
+      const [oldText, newText] = r.kind === 'del' ? [r.text, rows[other]!.text] : [rows[other]!.text, r.text];
+      const [del, add] = wordPair(oldText, newText, style);
+      return r.kind === 'del' ? gutter(r) + style.red('-') + del : gutter(r) + style.green('+') + add;
     }
     const text = fitWidth(sanitizeLine(r.text), textWidth);
-    if (r.kind === 'add') out.push(gutter(r) + style.green(`+${text}`));
-    else out.push(`${gutter(r)} ${text}`);
-  }
-  return out;
+    if (r.kind === 'add') return gutter(r) + style.green(`+${text}`);
+    if (r.kind === 'del') return gutter(r) + style.red(`-${text}`);
+    return `${gutter(r)} ${text}`;
+  };
+  return { count: slots.length, line: (i) => render(slots[i]!) };
+}
+
+/** The whole diff rendered (for small diffs and tests). */
+export function renderDiff(unifiedDiff: string, style: Style, width: number): string[] {
+  return allLines(diffLineSource(unifiedDiff, style, width));
 }

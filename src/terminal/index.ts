@@ -1,4 +1,12 @@
-export { diffStats, parseDiffRows, renderDiff } from './diff-view.js';
+export {
+  allLines,
+  arraySource,
+  diffLineSource,
+  diffStats,
+  type LineSource,
+  parseDiffRows,
+  renderDiff,
+} from './diff-view.js';
 export { editableField, editInEditor } from './edit-in-editor.js';
 export { type KeyInput, KeyReader, parseKeys } from './key-reader.js';
 export { type PagerOptions, runPager } from './pager.js';

@@ -1,5 +1,5 @@
 import type { EditPayload, LinesEditPayload, PatchPayload } from '../approval/payloads.js';
-import { renderDiff } from './diff-view.js';
+import { diffLineSource } from './diff-view.js';
 import type { Rendered } from './rendered.js';
 import { sanitizeLine } from './sanitize.js';
 import type { Style } from './style.js';
@@ -35,6 +35,6 @@ export function renderDiffPayload(
   return {
     title: `${title}  ${stats(payload, style)}`,
     warnings,
-    body: renderDiff(payload.unifiedDiff, style, width),
+    body: diffLineSource(payload.unifiedDiff, style, width),
   };
 }

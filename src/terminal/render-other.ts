@@ -1,4 +1,5 @@
 import type { ApprovalPayload, DeletePayload, GenericPayload } from '../approval/payloads.js';
+import { arraySource } from './diff-view.js';
 import { numbered } from './render-write.js';
 import type { Rendered } from './rendered.js';
 import { fitWidth, sanitizeLine } from './sanitize.js';
@@ -16,9 +17,9 @@ export function renderOther(
       return {
         title: `Read: ${s(payload.path)} (${payload.fileLines} lines, ${payload.fileBytes} bytes)`,
         warnings: [],
-        body: [
+        body: arraySource([
           `The agent wants to read ${s(payload.path)}${payload.fileExists ? '' : ' (it does not exist)'}.`,
-        ],
+        ]),
       };
     case 'delete':
       return renderDelete(payload, style, width);
@@ -31,14 +32,14 @@ export function renderOther(
       return {
         title: `${verb}: ${s(payload.source)} → ${s(payload.destination)} (${payload.fileBytes} bytes)`,
         warnings,
-        body: [`${verb} ${s(payload.source)} to ${s(payload.destination)}.`],
+        body: arraySource([`${verb} ${s(payload.source)} to ${s(payload.destination)}.`]),
       };
     }
     case 'list':
       return {
         title: `List: ${s(payload.path)} (${s(payload.pattern)})`,
         warnings: [],
-        body: [`List files matching ${s(payload.pattern)} under ${s(payload.path)}.`],
+        body: arraySource([`List files matching ${s(payload.pattern)} under ${s(payload.path)}.`]),
       };
     case 'generic':
       return renderGeneric(payload, width);
@@ -52,7 +53,7 @@ function renderDelete(payload: DeletePayload, style: Style, width: number): Rend
   return {
     title: `Delete: ${sanitizeLine(payload.path)} (${payload.fileLines} lines, ${payload.fileBytes} bytes)`,
     warnings: [`⚠ ${sanitizeLine(payload.path)} will be deleted.`],
-    body,
+    body: arraySource(body),
   };
 }
 
@@ -65,5 +66,5 @@ export function renderGeneric(
   const lines = json.split('\n');
   const shown = lines.slice(0, 40).map((l) => fitWidth(sanitizeLine(l), width));
   if (lines.length > 40) shown.push(`… (${lines.length - 40} more lines of arguments)`);
-  return { title: sanitizeLine(payload.description), warnings: [], body: shown };
+  return { title: sanitizeLine(payload.description), warnings: [], body: arraySource(shown) };
 }

@@ -1,5 +1,5 @@
 import type { WritePayload } from '../approval/payloads.js';
-import { renderDiff } from './diff-view.js';
+import { arraySource, diffLineSource } from './diff-view.js';
 import type { Rendered } from './rendered.js';
 import { fitWidth, sanitizeLine } from './sanitize.js';
 import type { Style } from './style.js';
@@ -23,8 +23,8 @@ export function renderWrite(payload: WritePayload, style: Style, width: number):
     if (payload.diffCoarse)
       warnings.push('The diff was too expensive to compute exactly; it is shown as one block.');
     const body = payload.unifiedDiff
-      ? renderDiff(payload.unifiedDiff, style, width)
-      : numbered(payload.content, style, width);
+      ? diffLineSource(payload.unifiedDiff, style, width)
+      : arraySource(numbered(payload.content, style, width));
     const stat =
       payload.added !== undefined
         ? `  ${style.green(`+${payload.added}`)} ${style.red(`−${payload.removed ?? 0}`)}`
@@ -34,7 +34,7 @@ export function renderWrite(payload: WritePayload, style: Style, width: number):
   return {
     title: `Write: ${path} (${lines}, new file)`,
     warnings: [],
-    body: numbered(payload.content, style, width),
+    body: arraySource(numbered(payload.content, style, width)),
   };
 }
 

@@ -9,7 +9,7 @@ import type {
   ApprovalRequest,
   RememberScopeName,
 } from '../approval/types.js';
-import { renderDiff } from './diff-view.js';
+import { allLines, renderDiff } from './diff-view.js';
 import { editableField, editInEditor } from './edit-in-editor.js';
 import { type KeyInput, KeyReader } from './key-reader.js';
 import { readLine } from './line-input.js';
@@ -97,8 +97,8 @@ export function terminalApprover(options: TerminalApproverOptions = {}): Approva
       await runPager({
         keys,
         output,
-        count: r.body.length,
-        line: (i) => r.body[i]!,
+        count: r.body.count,
+        line: (i) => r.body.line(i),
         title: r.title,
         footer: choices,
         rows,
@@ -108,7 +108,7 @@ export function terminalApprover(options: TerminalApproverOptions = {}): Approva
     try {
       if (position) print(style.dim(position));
       printHeader(rendered, print, width, style);
-      if (rendered.body.length > pagerAt) await pager(rendered);
+      if (rendered.body.count > pagerAt) await pager(rendered);
       printBody(rendered, print, inline, pagerAt, style);
       for (;;) {
         print(choices);
@@ -143,7 +143,10 @@ export function terminalApprover(options: TerminalApproverOptions = {}): Approva
 
   function systemPager(r: Rendered): void {
     const [cmd, ...args] = (process.env.PAGER || 'less -R').split(' ');
-    spawnSync(cmd!, args, { input: [r.title, ...r.body].join('\n'), stdio: ['pipe', 'inherit', 'inherit'] });
+    spawnSync(cmd!, args, {
+      input: [r.title, ...allLines(r.body)].join('\n'),
+      stdio: ['pipe', 'inherit', 'inherit'],
+    });
   }
 
   async function editProposal(
@@ -212,9 +215,9 @@ function printBody(
   pagerAt: number,
   style: Style,
 ): void {
-  const n = r.body.length;
+  const n = r.body.count;
   const shown = n < inline ? n : Math.min(n, n <= pagerAt ? inline - 10 : 10);
-  for (const line of r.body.slice(0, shown)) print(`│ ${line}`);
+  for (let i = 0; i < shown; i++) print(`│ ${r.body.line(i)}`);
   if (shown < n)
     print(
       style.dim(

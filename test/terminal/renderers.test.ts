@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ApprovalPayload } from '../../src/approval/payloads.js';
+import { allLines } from '../../src/terminal/diff-view.js';
 import { renderPayload } from '../../src/terminal/render-payload.js';
 import { fitWidth, sanitizeLine } from '../../src/terminal/sanitize.js';
 import { createStyle } from '../../src/terminal/style.js';
@@ -27,10 +28,10 @@ describe('renderers', () => {
     );
     const r = renderPayload(p, plain, 80);
     expect(r.title).toBe('Edit: /a.py (line 2)  +1 −1');
-    expect(r.body.join('\n')).toContain('  2     -    total = 0');
-    expect(r.body.join('\n')).toContain('      2 +    total = {+Decimal(+}0{+)+}');
-    expect(r.body.some((l) => ANSI.test(l))).toBe(false);
-    expect(renderPayload(p, color, 80).body.some((l) => ANSI.test(l))).toBe(true);
+    expect(allLines(r.body).join('\n')).toContain('  2     -    total = 0');
+    expect(allLines(r.body).join('\n')).toContain('      2 +    total = {+Decimal(+}0{+)+}');
+    expect(allLines(r.body).some((l) => ANSI.test(l))).toBe(false);
+    expect(allLines(renderPayload(p, color, 80).body).some((l) => ANSI.test(l))).toBe(true);
   });
 
   it('write: new file preview, overwrite warning with the diff', async () => {
@@ -40,7 +41,7 @@ describe('renderers', () => {
       80,
     );
     expect(created.title).toBe('Write: /n.md (2 lines, 13 B, new file)');
-    expect(created.body).toEqual(['1 │ # Title', '2 │ body']);
+    expect(allLines(created.body)).toEqual(['1 │ # Title', '2 │ body']);
     const over = renderPayload(
       await payload('write_file', { path: '/o.md', content: 'a\nB\nc\nd\n' }, { 'o.md': 'a\nb\nc\n' }),
       plain,
@@ -73,7 +74,7 @@ describe('renderers', () => {
       { x: 1 },
     );
     expect(unknown.title).toBe('Do a thing');
-    expect(unknown.body.join('\n')).toContain('"x": 1');
+    expect(allLines(unknown.body).join('\n')).toContain('"x": 1');
   });
 
   it('never lets file content drive the terminal: escapes, CR, bidi shown visibly; cuts are marked', async () => {
@@ -84,7 +85,7 @@ describe('renderers', () => {
     expect(line).toContain('␍');
     expect(line).toContain('⟨U+202E⟩');
     const p = await payload('write_file', { path: '/e.txt', content: `${evil}\n` }, {});
-    for (const l of renderPayload(p, color, 80).body)
+    for (const l of allLines(renderPayload(p, color, 80).body))
       expect(l.replace(/\u001b\[[0-9;]*m/g, '')).not.toMatch(/[\u0000-\u001f]/);
     expect(fitWidth('x'.repeat(100), 20)).toMatch(/…\+\d+$/);
     expect([...fitWidth('x'.repeat(100), 20)].length).toBeLessThanOrEqual(20);
