@@ -25,7 +25,17 @@ function hash64(text: string): string {
  * trailing whitespace, so an editor trimming lines does not invalidate anchors.
  */
 export function lineHash(line: string, length = 6): string {
-  return hash64(line.trimEnd()).slice(0, length);
+  return length <= 8 ? hash32(line.trimEnd()).slice(0, length) : hash64(line.trimEnd()).slice(0, length);
+}
+
+/** The first lane of hash64 alone (its first 8 hex chars), for the common short anchors. */
+function hash32(text: string): string {
+  let a = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) a = Math.imul(a ^ text.charCodeAt(i), 0x01000193);
+  a ^= a >>> 16;
+  a = Math.imul(a, 0x85ebca6b);
+  a ^= a >>> 13;
+  return (a >>> 0).toString(16).padStart(8, '0');
 }
 
 /** Hash of a line together with its previous and next non-empty lines (disambiguates twins). */

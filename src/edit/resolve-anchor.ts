@@ -14,9 +14,12 @@ export class AnchorError extends Error {
 
 /** Hashes of a file's lines, computed once per edit call. */
 export class LineIndex {
-  readonly full: string[];
-  constructor(readonly lines: readonly string[]) {
-    this.full = lines.map((l) => lineHash(l, 16));
+  private hashes: string[] | undefined;
+  constructor(readonly lines: readonly string[]) {}
+  /** 8-char hashes of every line, computed once, on first use. */
+  get full(): string[] {
+    this.hashes ??= this.lines.map((l) => lineHash(l, 8));
+    return this.hashes;
   }
   candidates(hash: string): number[] {
     const out: number[] = [];
@@ -68,7 +71,7 @@ export function resolveAnchor(
 ): number {
   const { hash, line: lineFromAnchor } = parseAnchor(request.raw);
   const hint = request.line ?? lineFromAnchor;
-  if (!/^[0-9a-f]{4,16}$/.test(hash)) {
+  if (!/^[0-9a-f]{4,8}$/.test(hash)) {
     throw new AnchorError(
       'invalid_argument',
       `"${request.raw}" is not a line anchor; use the LINE#HASH shown by read_file(hashes: true).`,
