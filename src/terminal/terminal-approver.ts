@@ -88,7 +88,8 @@ export function terminalApprover(options: TerminalApproverOptions = {}): Approva
   async function ask(request: ApprovalRequest, position: string): Promise<ApprovalDecision> {
     const width = Math.max(40, options.width ?? output.columns ?? 80);
     const rows = Math.max(10, output.rows ?? 24);
-    const rendered = renderPayload(request.payload, style, width, request.args);
+    // The body is printed behind a two-column frame ("│ ").
+    const rendered = renderPayload(request.payload, style, width - 2, request.args);
     keys.open();
     const print = (s = '') => output.write(`${s}\n`);
     const choices = choiceLine(request, style);
@@ -191,16 +192,17 @@ export function terminalApprover(options: TerminalApproverOptions = {}): Approva
   }
 }
 
+/** The choices, on two lines that fit 80 columns. */
 function choiceLine(request: ApprovalRequest, style: Style): string {
-  const parts = [
+  const first = [
     `${style.green('[y]')} yes`,
     `${style.green('[a]')} yes, and don't ask again…`,
-    `${style.red('[n]')} no, and tell it what to do differently`,
-    `${style.cyan('[v]')} view all`,
+    `${style.red('[n]')} no, and say what to do instead`,
   ];
-  if (editableField(request.payload)) parts.push(`${style.cyan('[e]')} edit`);
-  parts.push(`${style.dim('[l]')} remembered`, `${style.dim('[q]')} quit run`);
-  return parts.join('  ');
+  const second = [`${style.cyan('[v]')} view all`];
+  if (editableField(request.payload)) second.push(`${style.cyan('[e]')} edit first`);
+  second.push(`${style.dim('[l]')} remembered`, `${style.dim('[q]')} quit the run`);
+  return `${first.join('  ')}\n${second.join('  ')}`;
 }
 
 function printHeader(r: Rendered, print: (s?: string) => void, width: number, style: Style): void {
