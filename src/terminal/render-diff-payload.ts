@@ -24,9 +24,7 @@ export function renderDiffPayload(
   } else if (payload.type === 'patch') {
     title = `${payload.fileExists ? 'Patch' : 'Create'}: ${path} (${payload.hunks} hunk${payload.hunks === 1 ? '' : 's'})`;
     if (payload.relocated)
-      warnings.push(
-        'Some hunks were relocated to where their context actually is (the @@ line numbers were off).',
-      );
+      warnings.push('Hunks relocated: the @@ line numbers were off; placed by their context.');
   } else {
     title = `Edit lines: ${path} (${payload.operations} operation${payload.operations === 1 ? '' : 's'})`;
   }
