@@ -1,3 +1,4 @@
+import { withFileLock } from '../fs/file-lock.js';
 import type { ChangeRecord } from '../tools/change-journal.js';
 import type { ToolCallContext, ToolOutcome } from '../tools/types.js';
 import { ApprovalMemory } from './approval-memory.js';
@@ -65,8 +66,22 @@ export class ApprovalToolset<T extends InnerToolset = InnerToolset> {
       : result;
   }
 
-  /** Runs a call through approval. Expected failures come back as `{ ok: false }`; ApprovalAborted is thrown. */
+  /**
+   * Runs a call through approval. Expected failures come back as `{ ok: false }`;
+   * ApprovalAborted is thrown. Calls on the same path go through check → approve →
+   * execute one after another, so each payload (and each approval) is computed on
+   * the file as the previous call left it: parallel edits of one file all apply.
+   */
   async callTool(name: string, args: unknown, ctx: ToolCallContext = {}): Promise<ToolOutcome> {
+    const keys = pathKeys(args);
+    const run = () => this.callUnlocked(name, args, ctx);
+    return keys.reduceRight<() => Promise<ToolOutcome>>(
+      (next, key) => () => withFileLock(`approval\0${key}`, next),
+      run,
+    )();
+  }
+
+  private async callUnlocked(name: string, args: unknown, ctx: ToolCallContext): Promise<ToolOutcome> {
     const started = performance.now();
     const base = { toolName: name, ...(ctx.toolCallId ? { toolCallId: ctx.toolCallId } : {}) };
     const event = (e: Omit<AuditEvent, 'toolName' | 'timestamp'>) =>
@@ -204,6 +219,16 @@ export class ApprovalToolset<T extends InnerToolset = InnerToolset> {
       },
     };
   }
+}
+
+/** The virtual paths a call names (path, source, destination), sorted so two calls lock in the same order. */
+function pathKeys(args: unknown): string[] {
+  if (args === null || typeof args !== 'object') return [];
+  const a = args as Record<string, unknown>;
+  const keys = [a.path, a.file_path, a.source, a.destination].filter(
+    (v): v is string => typeof v === 'string',
+  );
+  return [...new Set(keys.map((k) => k.trim()))].sort();
 }
 
 /** What the user was shown is what gets applied: execution refuses if the file has changed since. */

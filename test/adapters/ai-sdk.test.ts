@@ -1,0 +1,162 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { generateText, type ModelMessage, stepCountIs, streamText } from 'ai';
+import { describe, expect, it } from 'vitest';
+import { aiSdkTools, answerApprovals } from '../../adapters/ai-sdk.js';
+import { approveAll } from '../../src/approval/policies.js';
+import { read } from '../helpers/temp-project.js';
+import { project } from '../tools/fixture.js';
+import { scriptedModel } from './scripted-model.js';
+
+const edit = { path: '/a.txt', old_string: 'one', new_string: 'ONE' };
+
+describe('aiSdkTools (blocking mode)', () => {
+  it('asks inside execute: approved edit is applied and the model sees the result', async () => {
+    const { dir, toolset } = project({ 'a.txt': 'one\ntwo\n' });
+    const asked: string[] = [];
+    const { model, seenToolResults } = scriptedModel([
+      { calls: [{ id: 'c1', name: 'edit_file', input: edit }] },
+      { text: 'done' },
+    ]);
+    const tools = aiSdkTools(toolset, {
+      approval: {
+        mode: 'blocking',
+        approve: (r) => {
+          asked.push(`${r.payload.type} ${r.payload.path}`);
+          return { approved: true };
+        },
+      },
+    });
+    const result = await generateText({
+      model: model as never,
+      tools,
+      prompt: 'edit',
+      stopWhen: stepCountIs(3),
+    });
+    expect(result.text).toBe('done');
+    expect(asked).toEqual(['edit /a.txt']);
+    expect(read(dir, 'a.txt')).toBe('ONE\ntwo\n');
+    expect(seenToolResults()).toContain('replacements_made');
+  });
+
+  it("sends a denial's note to the model, and errors with their code", async () => {
+    const { dir, toolset } = project({ 'a.txt': 'one\n' });
+    const { model, seenToolResults } = scriptedModel([
+      {
+        calls: [
+          { id: 'c1', name: 'edit_file', input: edit },
+          { id: 'c2', name: 'read_file', input: { path: '/nope.txt' } },
+        ],
+      },
+      { text: 'ok' },
+    ]);
+    const tools = aiSdkTools(toolset, {
+      approval: { mode: 'blocking', approve: () => ({ approved: false, note: 'keep it lowercase' }) },
+    });
+    await generateText({ model: model as never, tools, prompt: 'edit', stopWhen: stepCountIs(3) });
+    expect(read(dir, 'a.txt')).toBe('one\n');
+    expect(seenToolResults()).toContain('error approval_denied');
+    expect(seenToolResults()).toContain('keep it lowercase');
+    expect(seenToolResults()).toContain('error not_found');
+  });
+
+  it('applies two parallel calls on one file in one step', async () => {
+    const { dir, toolset } = project({ 'a.txt': 'one\ntwo\n' });
+    const { model } = scriptedModel([
+      {
+        calls: [
+          { id: 'c1', name: 'edit_file', input: edit },
+          { id: 'c2', name: 'edit_file', input: { path: '/a.txt', old_string: 'two', new_string: 'TWO' } },
+        ],
+      },
+      { text: 'done' },
+    ]);
+    await generateText({
+      model: model as never,
+      tools: aiSdkTools(toolset, { approval: { mode: 'blocking', approve: approveAll() } }),
+      prompt: 'x',
+      stopWhen: stepCountIs(3),
+    });
+    expect(read(dir, 'a.txt')).toBe('ONE\nTWO\n');
+  });
+
+  it('works with streamText', async () => {
+    const { dir, toolset } = project({ 'a.txt': 'one\n' });
+    const { model } = scriptedModel([
+      { calls: [{ id: 'c1', name: 'edit_file', input: edit }] },
+      { text: 'streamed' },
+    ]);
+    const result = streamText({
+      model: model as never,
+      tools: aiSdkTools(toolset, { approval: { mode: 'blocking', approve: approveAll() } }),
+      prompt: 'x',
+      stopWhen: stepCountIs(3),
+    });
+    expect(await result.text).toBe('streamed');
+    expect(read(dir, 'a.txt')).toBe('ONE\n');
+  });
+});
+
+describe('aiSdkTools (native mode) + answerApprovals', () => {
+  async function firstCall(files: Record<string, string>) {
+    const p = project(files);
+    const scripted = scriptedModel([
+      { calls: [{ id: 'c1', name: 'edit_file', input: edit }] },
+      { text: 'finished' },
+    ]);
+    const tools = aiSdkTools(p.toolset, { approval: { mode: 'native' } });
+    const messages: ModelMessage[] = [{ role: 'user', content: 'edit' }];
+    const r1 = await generateText({
+      model: scripted.model as never,
+      tools,
+      messages,
+      stopWhen: stepCountIs(3),
+    });
+    messages.push(
+      ...((r1 as { responseMessages?: ModelMessage[] }).responseMessages ?? r1.response.messages),
+    );
+    return { ...p, ...scripted, tools, messages, r1 };
+  }
+
+  it.each([true, false])('round trip: approved=%s', async (approved) => {
+    const s = await firstCall({ 'a.txt': 'one\n' });
+    expect(s.r1.content.some((p) => p.type === 'tool-approval-request')).toBe(true);
+    expect(read(s.dir, 'a.txt')).toBe('one\n');
+    const seen: string[] = [];
+    s.messages.push(
+      await answerApprovals(s.r1, {
+        toolset: s.toolset,
+        approve: (r) => {
+          seen.push(`${r.payload.type}:${r.payload.path}`);
+          return approved ? { approved: true } : { approved: false, note: 'not now' };
+        },
+      }),
+    );
+    const r2 = await generateText({
+      model: s.model as never,
+      tools: s.tools,
+      messages: s.messages,
+      stopWhen: stepCountIs(3),
+    });
+    expect(r2.text).toBe('finished');
+    expect(seen).toEqual(['edit:/a.txt']);
+    expect(read(s.dir, 'a.txt')).toBe(approved ? 'ONE\n' : 'one\n');
+    if (!approved) expect(s.seenToolResults()).toContain('not now');
+  });
+
+  it('refuses with stale_approval when the file changed after approval', async () => {
+    const s = await firstCall({ 'a.txt': 'one\n' });
+    s.messages.push(
+      await answerApprovals(s.messages, { toolset: s.toolset, approve: () => ({ approved: true }) }),
+    );
+    fs.writeFileSync(path.join(s.dir, 'a.txt'), 'one\nedited meanwhile\n');
+    await generateText({
+      model: s.model as never,
+      tools: s.tools,
+      messages: s.messages,
+      stopWhen: stepCountIs(3),
+    });
+    expect(read(s.dir, 'a.txt')).toBe('one\nedited meanwhile\n');
+    expect(s.seenToolResults()).toContain('stale_approval');
+  });
+});
