@@ -16,6 +16,46 @@ function linesWithEnds(text: string): string[] {
   return text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
 }
 
+/**
+ * Characters at the start and end that both texts share, cut back to whole lines and
+ * kept `context` lines away from the change (those lines belong in the diff).
+ */
+function sharedEnds(
+  a: string,
+  b: string,
+  context: number,
+): { head: number; tail: number; lineOffset: number } {
+  const max = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < max && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  let j = 0;
+  while (j < max - i && a.charCodeAt(a.length - 1 - j) === b.charCodeAt(b.length - 1 - j)) j++;
+  // Head: back to a line start, then `context` more lines back.
+  let head = a.lastIndexOf('\n', i - 1) + 1;
+  for (let k = 0; k < context && head > 0; k++) head = a.lastIndexOf('\n', head - 2) + 1;
+  // Tail: forward past the end of the changed line, then `context` more lines.
+  let tailStart = a.indexOf('\n', a.length - j - 1);
+  for (let k = 0; k < context && tailStart !== -1; k++) tailStart = a.indexOf('\n', tailStart + 1);
+  const tail = tailStart === -1 ? 0 : a.length - (tailStart + 1);
+  // The tail must also end on a line boundary in b (it does: it is the same suffix).
+  const safeTail = tail > 0 && b.length - tail > head ? tail : 0;
+  let lineOffset = 0;
+  for (let k = a.indexOf('\n'); k !== -1 && k < head; k = a.indexOf('\n', k + 1)) lineOffset++;
+  return head > 1024 || safeTail > 1024
+    ? { head, tail: safeTail, lineOffset }
+    : { head: 0, tail: 0, lineOffset: 0 };
+}
+
+/** Moves every hunk header of a diff down by `lines` (the diff was computed on a slice). */
+function shiftHunks(diff: BoundedDiff, lines: number): BoundedDiff {
+  const unifiedDiff = diff.unifiedDiff.replace(
+    /^@@ -(\d+)(,\d+)? \+(\d+)(,\d+)? @@/gm,
+    (_m, os: string, oc: string | undefined, ns: string, nc: string | undefined) =>
+      `@@ -${Number(os) + lines}${oc ?? ''} +${Number(ns) + lines}${nc ?? ''} @@`,
+  );
+  return { ...diff, unifiedDiff };
+}
+
 /** Counts `+` and `-` lines of a unified diff (headers excluded). */
 export function countDiffLines(unifiedDiff: string): { added: number; removed: number } {
   let added = 0;
@@ -40,6 +80,20 @@ export function boundedUnifiedDiff(
   options: { oldPath: string; newPath: string; context?: number; timeBudgetMs?: number },
 ): BoundedDiff {
   const context = options.context ?? 3;
+  // Large files differ in a small region: cut the shared head and tail by string comparison
+  // first, so only the changed middle (plus context) is ever split into lines.
+  const cut = sharedEnds(oldText, newText, context);
+  if (cut.head > 0 || cut.tail > 0) {
+    const inner = boundedUnifiedDiff(
+      oldText.slice(cut.head, oldText.length - cut.tail),
+      newText.slice(cut.head, newText.length - cut.tail),
+      {
+        ...options,
+        context,
+      },
+    );
+    return cut.lineOffset === 0 ? inner : shiftHunks(inner, cut.lineOffset);
+  }
   const a = linesWithEnds(oldText);
   const b = linesWithEnds(newText);
   let prefix = 0;
