@@ -3,7 +3,7 @@ import { ApprovalResult } from '../approval/types.js';
 import { SandboxError } from '../sandbox/errors.js';
 import type { ResolvedPath } from '../sandbox/sandbox.js';
 import { type LoadedFile, loadFile, saveFile, withLock } from './file-io.js';
-import { checkApprovedState, checkBaseSha256, type LatestFileState, latestState } from './file-state.js';
+import { checkApprovedState, checkBaseSha256 } from './file-state.js';
 import { toErrorInfo } from './tool-error.js';
 import type { FileState, ToolContext } from './types.js';
 
@@ -84,13 +84,4 @@ export async function applyWrite<P extends { newText: string }>(
     const state = ctx.state.record(resolved.virtualPath, saved.sha256);
     return { resolved, before, plan, state, bytes: saved.bytes, created: saved.created };
   });
-}
-
-/** The state record for a file after a failed attempt (for errors that carry it). */
-export function stateOf(
-  ctx: ToolContext,
-  virtualPath: string,
-  file: LoadedFile | undefined,
-): LatestFileState {
-  return latestState(ctx, virtualPath, file);
 }
