@@ -1,11 +1,10 @@
 import { type ModelMessage, type Tool, type ToolSet, tool } from 'ai';
 import { ApprovalToolset, type ApprovalToolsetOptions } from '../src/approval/approval-toolset.js';
 import type { ApprovalConfig } from '../src/approval/config.js';
-import type { ApprovalPayload } from '../src/approval/payloads.js';
-import type { ApprovalCallback, ApprovalResult } from '../src/approval/types.js';
-import { validateDecision } from '../src/approval/validate-decision.js';
+import type { ApprovalCallback } from '../src/approval/types.js';
 import type { FileSystemToolset } from '../src/tools/filesystem-toolset.js';
-import type { ToolCallContext, ToolOutcome } from '../src/tools/types.js';
+import type { ToolOutcome } from '../src/tools/types.js';
+import { checkOnce, decidePending, executeApproved, outcomeText } from './approval-ledger.js';
 
 export type AiSdkApproval =
   /** Ask inside `execute` through the approval layer (the Python model: the run never stops). */
@@ -13,48 +12,13 @@ export type AiSdkApproval =
   /** Map each call's approval to the SDK's own `needsApproval`; answer with `answerApprovals`. */
   | { mode: 'native'; config?: ApprovalConfig };
 
-/** What was decided for each pending tool call, shared by needsApproval, answerApprovals and execute. */
-interface Ledger {
-  checked: Map<string, ApprovalResult>;
-  approvedState: Map<string, Pick<ToolCallContext, 'approvedBaseSha256' | 'approvedDestinationSha256'>>;
-}
-const ledgers = new WeakMap<FileSystemToolset, Ledger>();
-function ledgerOf(toolset: FileSystemToolset): Ledger {
-  let ledger = ledgers.get(toolset);
-  if (!ledger) {
-    ledger = { checked: new Map(), approvedState: new Map() };
-    ledgers.set(toolset, ledger);
-  }
-  return ledger;
-}
-
-function stateOf(
-  payload: ApprovalPayload,
-): Pick<ToolCallContext, 'approvedBaseSha256' | 'approvedDestinationSha256'> {
-  return {
-    ...(payload.baseSha256 !== undefined ? { approvedBaseSha256: payload.baseSha256 } : {}),
-    ...((payload.type === 'move' || payload.type === 'copy') && payload.destinationSha256 !== undefined
-      ? { approvedDestinationSha256: payload.destinationSha256 }
-      : {}),
-  };
-}
-
-/** Compact text for the model: read_file's content as text, errors as "error <code>: message". */
 function modelOutput(
   name: string,
   outcome: ToolOutcome,
 ): { type: 'text'; value: string } | { type: 'json'; value: never } {
-  if (!outcome.ok) {
-    const e = outcome.error;
-    const hints = e.suggestions?.length ? `\nSuggestions: ${e.suggestions.join('; ')}` : '';
-    const details = e.details ? `\nDetails: ${JSON.stringify(e.details)}` : '';
-    return { type: 'text', value: `error ${e.code}: ${e.message}${hints}${details}` };
-  }
-  if (name === 'read_file') {
-    const { content, ...meta } = outcome.data as { content: string };
-    return { type: 'text', value: `${JSON.stringify(meta)}\n${content}` };
-  }
-  return { type: 'json', value: outcome.data as never };
+  return !outcome.ok || name === 'read_file'
+    ? { type: 'text', value: outcomeText(name, outcome) }
+    : { type: 'json', value: outcome.data as never };
 }
 
 /**
@@ -64,19 +28,12 @@ function modelOutput(
 export function aiSdkTools(toolset: FileSystemToolset, options: { approval: AiSdkApproval }): ToolSet {
   const { approval } = options;
   const gated = approval.mode === 'blocking' ? new ApprovalToolset(toolset, approval) : undefined;
-  const ledger = ledgerOf(toolset);
   const config = approval.mode === 'native' ? (approval.config ?? {}) : {};
   const tools: Record<string, Tool> = {};
   for (const t of toolset.listTools()) {
     const name = t.name;
     // Cached per call id: ai@6 re-runs needsApproval on resume and must get the same answer.
-    const check = async (input: unknown, toolCallId: string) => {
-      const known = ledger.checked.get(toolCallId);
-      if (known) return known;
-      const result = await toolset.needsApproval(name, input, { toolCallId }, config);
-      ledger.checked.set(toolCallId, result);
-      return result;
-    };
+    const check = (input: unknown, toolCallId: string) => checkOnce(toolset, name, input, toolCallId, config);
     tools[name] = tool({
       description: t.description,
       inputSchema: t.inputSchema,
@@ -88,23 +45,7 @@ export function aiSdkTools(toolset: FileSystemToolset, options: { approval: AiSd
         : {}),
       execute: async (input: unknown, o: { toolCallId: string }): Promise<ToolOutcome> => {
         if (gated) return gated.callTool(name, input, { toolCallId: o.toolCallId });
-        const result = await check(input, o.toolCallId);
-        ledger.checked.delete(o.toolCallId);
-        if (result.status === 'blocked') {
-          return {
-            ok: false,
-            error: result.error ?? {
-              code: 'approval_blocked',
-              message: `Blocked by policy, not run: ${result.reason}`,
-            },
-          };
-        }
-        // Bound to the state the user approved (from answerApprovals), else to the state the approval was asked for.
-        const bound =
-          ledger.approvedState.get(o.toolCallId) ??
-          (result.status === 'needs_approval' ? stateOf(result.payload) : {});
-        ledger.approvedState.delete(o.toolCallId);
-        return toolset.callTool(name, input, { toolCallId: o.toolCallId, ...bound });
+        return executeApproved(toolset, name, input, o.toolCallId, config);
       },
       toModelOutput: ({ output }: { output: unknown }) => modelOutput(name, output as ToolOutcome),
     } as never);
@@ -159,7 +100,6 @@ export async function answerApprovals(
   source: { content?: unknown[] } | ModelMessage[],
   options: { toolset: FileSystemToolset; approve: ApprovalCallback; config?: ApprovalConfig },
 ): Promise<ModelMessage> {
-  const ledger = ledgerOf(options.toolset);
   const content: Array<{
     type: 'tool-approval-response';
     approvalId: string;
@@ -167,38 +107,17 @@ export async function answerApprovals(
     reason?: string;
   }> = [];
   for (const p of pendingApprovals(source)) {
-    const result = await options.toolset.needsApproval(
-      p.toolName,
-      p.input,
-      { toolCallId: p.toolCallId },
+    const d = await decidePending(
+      options.toolset,
+      options.approve,
+      { toolName: p.toolName, toolCallId: p.toolCallId, input: p.input },
       options.config,
     );
-    ledger.checked.set(p.toolCallId, result);
-    if (result.status !== 'needs_approval') {
-      const approved = result.status === 'pre_approved';
-      content.push({
-        type: 'tool-approval-response',
-        approvalId: p.approvalId,
-        approved,
-        ...(approved ? {} : { reason: result.status === 'blocked' ? result.reason : '' }),
-      });
-      continue;
-    }
-    const decision = validateDecision(
-      await options.approve({
-        toolName: p.toolName,
-        toolCallId: p.toolCallId,
-        args: p.input,
-        payload: result.payload,
-        description: result.payload.description,
-      }),
-    );
-    if (decision.approved) ledger.approvedState.set(p.toolCallId, stateOf(result.payload));
     content.push({
       type: 'tool-approval-response',
       approvalId: p.approvalId,
-      approved: decision.approved,
-      ...(decision.note ? { reason: decision.note } : {}),
+      approved: d.approved,
+      ...(d.message ? { reason: d.message } : {}),
     });
   }
   return { role: 'tool', content } as ModelMessage;
