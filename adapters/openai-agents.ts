@@ -1,0 +1,132 @@
+import { type Agent, type FunctionTool, type RunResult, RunState, run, tool } from '@openai/agents';
+import { z } from 'zod';
+import { ApprovalToolset, type ApprovalToolsetOptions } from '../src/approval/approval-toolset.js';
+import type { ApprovalConfig } from '../src/approval/config.js';
+import { ApprovalAborted } from '../src/approval/errors.js';
+import type { ApprovalCallback } from '../src/approval/types.js';
+import type { FileSystemToolset } from '../src/tools/filesystem-toolset.js';
+import { checkOnce, decidePending, executeApproved, outcomeText } from './approval-ledger.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: agents of any context and output type
+type AnyAgent = Agent<any, any>;
+
+export type OpenAIAgentsApproval =
+  /** Ask inside the tool call through the approval layer (the run never pauses). */
+  | ({ mode: 'blocking' } & ApprovalToolsetOptions)
+  /** Use the SDK's needsApproval/interruptions; answer them with `runWithApprovals`. */
+  | { mode: 'native'; config?: ApprovalConfig };
+
+/** zod 4's own JSON Schema of a tool's input, in the SDK's non-strict object shape. */
+function jsonParameters(schema: unknown): Record<string, unknown> {
+  const { $schema: _drop, ...json } = z.toJSONSchema(schema as z.ZodType, {
+    unrepresentable: 'any',
+  }) as Record<string, unknown>;
+  return { type: 'object', properties: {}, required: [], ...json, additionalProperties: true };
+}
+
+/** The tool's call id as the SDK passes it to execute. */
+function callIdOf(details: unknown): string {
+  const id = (details as { toolCall?: { callId?: string } } | undefined)?.toolCall?.callId;
+  return id ?? `call-${Math.random().toString(36).slice(2)}`;
+}
+
+/**
+ * The toolset's tools as OpenAI Agents function tools. Outcomes reach the model
+ * as text with the error code and message (the SDK's default error text would hide
+ * them); quitting at the approval prompt ends the run.
+ */
+export function openAIAgentsTools(
+  toolset: FileSystemToolset,
+  options: { approval: OpenAIAgentsApproval },
+): FunctionTool[] {
+  const { approval } = options;
+  const gated = approval.mode === 'blocking' ? new ApprovalToolset(toolset, approval) : undefined;
+  const config = approval.mode === 'native' ? (approval.config ?? {}) : {};
+  return toolset.listTools().map((t) =>
+    tool({
+      name: t.name,
+      description: t.description,
+      // Non-strict JSON Schema: strict mode cannot express our optional fields, and the toolset
+      // validates every call itself (invalid_argument naming each bad field).
+      parameters: jsonParameters(t.inputSchema) as never,
+      strict: false,
+      ...(approval.mode === 'native'
+        ? {
+            needsApproval: async (_ctx: unknown, input: unknown, callId?: string) =>
+              (await checkOnce(toolset, t.name, input, callId ?? '', config)).status === 'needs_approval',
+          }
+        : {}),
+      execute: async (input: unknown, _ctx: unknown, details: unknown) => {
+        const callId = callIdOf(details);
+        const outcome = gated
+          ? await gated.callTool(t.name, input, { toolCallId: callId })
+          : await executeApproved(toolset, t.name, input, callId, config);
+        return outcomeText(t.name, outcome);
+      },
+      errorFunction: (_ctx: unknown, error: unknown) => {
+        if (error instanceof ApprovalAborted) throw error;
+        return `error io_error: ${error instanceof Error ? error.message : String(error)}`;
+      },
+    } as never),
+  ) as FunctionTool[];
+}
+
+/**
+ * Answers every pending interruption of a run state through an ApprovalCallback
+ * (the terminal UI, a policy, …): approvals are bound to the file state shown;
+ * denials reach the model as the rejection message, with the user's note.
+ */
+export async function answerInterruptions(
+  state: RunState<unknown, AnyAgent>,
+  options: { toolset: FileSystemToolset; approve: ApprovalCallback; config?: ApprovalConfig },
+): Promise<void> {
+  for (const item of state.getInterruptions()) {
+    const raw = item.rawItem as { callId?: string; name?: string; arguments?: string };
+    const toolName = item.name ?? raw.name ?? '';
+    let input: unknown = {};
+    try {
+      input = JSON.parse(item.arguments ?? raw.arguments ?? '{}');
+    } catch {
+      // Unparseable arguments: the tool's validation reports it when it runs.
+    }
+    const d = await decidePending(
+      options.toolset,
+      options.approve,
+      { toolName, toolCallId: raw.callId ?? '', input },
+      options.config,
+    );
+    if (d.approved) state.approve(item);
+    else
+      state.reject(item, { message: d.message ?? 'The user denied this call. Do not retry it unchanged.' });
+  }
+}
+
+/**
+ * Runs an agent, answering every approval interruption through `approve` and
+ * resuming until the run completes. Accepts a fresh input or a restored RunState.
+ */
+export async function runWithApprovals(
+  agent: AnyAgent,
+  input: string | RunState<unknown, AnyAgent>,
+  options: {
+    toolset: FileSystemToolset;
+    approve: ApprovalCallback;
+    config?: ApprovalConfig;
+    runner?: (
+      agent: AnyAgent,
+      input: string | RunState<unknown, AnyAgent>,
+    ) => Promise<RunResult<unknown, AnyAgent>>;
+    maxResumes?: number;
+  },
+): Promise<RunResult<unknown, AnyAgent>> {
+  const runOnce = options.runner ?? ((a, i) => run(a, i as never) as never);
+  let result = await runOnce(agent, input);
+  for (let i = 0; result.interruptions.length > 0; i++) {
+    if (i >= (options.maxResumes ?? 100)) throw new Error('runWithApprovals: too many approval rounds.');
+    await answerInterruptions(result.state as never, options);
+    result = await runOnce(agent, result.state as never);
+  }
+  return result;
+}
+
+export { RunState };
