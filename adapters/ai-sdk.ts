@@ -1,9 +1,10 @@
-import { type ModelMessage, type Tool, type ToolSet, tool } from 'ai';
+import { type ModelMessage, type Tool, tool } from 'ai';
 import { ApprovalToolset, type ApprovalToolsetOptions } from '../src/approval/approval-toolset.js';
 import type { ApprovalConfig } from '../src/approval/config.js';
 import type { ApprovalCallback } from '../src/approval/types.js';
 import type { FileSystemToolset } from '../src/tools/filesystem-toolset.js';
-import type { ToolOutcome } from '../src/tools/types.js';
+import type { ToolInputs } from '../src/tools/tool-inputs.js';
+import type { ToolName, ToolOutcome } from '../src/tools/types.js';
 import { checkOnce, decidePending, executeApproved, outcomeText } from './approval-ledger.js';
 
 export type AiSdkApproval =
@@ -25,7 +26,7 @@ function modelOutput(
  * The toolset's tools as an AI SDK `ToolSet` (ai ^6 || ^7) for generateText,
  * streamText and ToolLoopAgent. Tool input types come from the zod schemas.
  */
-export function aiSdkTools(toolset: FileSystemToolset, options: { approval: AiSdkApproval }): ToolSet {
+export function aiSdkTools(toolset: FileSystemToolset, options: { approval: AiSdkApproval }): SandboxToolSet {
   const { approval } = options;
   const gated = approval.mode === 'blocking' ? new ApprovalToolset(toolset, approval) : undefined;
   const config = approval.mode === 'native' ? (approval.config ?? {}) : {};
@@ -50,7 +51,26 @@ export function aiSdkTools(toolset: FileSystemToolset, options: { approval: AiSd
       toModelOutput: ({ output }: { output: unknown }) => modelOutput(name, output as ToolOutcome),
     } as never);
   }
-  return tools as ToolSet;
+  return tools as unknown as SandboxToolSet;
+}
+
+/** The built-in tools with their zod-inferred inputs, so `toolCall.input` is typed in the SDK. */
+export type SandboxToolSet = { [K in ToolName]: Tool<ToolInputs[K], ToolOutcome> };
+
+/**
+ * For ai v7's `toolApproval` option (it overrides tools' needsApproval): the
+ * sandbox's own decision per call — blocked calls are denied with the reason,
+ * pre-approved ones skip the prompt, the rest ask the user. Answer the requests
+ * with `answerApprovals`.
+ */
+export function sandboxToolApproval(toolset: FileSystemToolset, config: ApprovalConfig = {}) {
+  return async ({ toolCall }: { toolCall: { toolName: string; toolCallId: string; input: unknown } }) => {
+    const result = await checkOnce(toolset, toolCall.toolName, toolCall.input, toolCall.toolCallId, config);
+    if (result.status === 'blocked')
+      return { type: 'denied' as const, reason: result.error?.message ?? result.reason };
+    if (result.status === 'pre_approved') return 'not-applicable' as const;
+    return { type: 'user-approval' as const, reason: result.payload.description };
+  };
 }
 
 interface PendingApproval {

@@ -15,6 +15,7 @@ export { moveFile } from './move-file.js';
 export { type PatchFileInput, type PatchFileOutput, patchFile } from './patch-file.js';
 export { type ReadFileInput, type ReadFileOutput, readFile } from './read-file.js';
 export { ToolError, toErrorInfo, toolError } from './tool-error.js';
+export type { ToolInputs } from './tool-inputs.js';
 export type { TransferInput, TransferOutput } from './transfer.js';
 export * from './types.js';
 export type { UndoOutput } from './undo.js';

@@ -1,0 +1,21 @@
+import type { DeleteFileInput } from './delete-file.js';
+import type { EditFileInput } from './edit-file.js';
+import type { EditLinesInput } from './edit-lines.js';
+import type { ListFilesInput } from './list-files.js';
+import type { PatchFileInput } from './patch-file.js';
+import type { ReadFileInput } from './read-file.js';
+import type { TransferInput } from './transfer.js';
+import type { WriteFileInput } from './write-file.js';
+
+/** Each built-in tool's input type, inferred from its zod schema (for framework adapters' typings). */
+export interface ToolInputs {
+  read_file: ReadFileInput;
+  write_file: WriteFileInput;
+  edit_file: EditFileInput;
+  patch_file: PatchFileInput;
+  edit_lines: EditLinesInput;
+  list_files: ListFilesInput;
+  delete_file: DeleteFileInput;
+  move_file: TransferInput;
+  copy_file: TransferInput;
+}
