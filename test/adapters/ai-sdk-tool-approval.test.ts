@@ -17,7 +17,7 @@ describe('sandboxToolApproval (ai v7 toolApproval)', () => {
     });
     expect(await call('write_file', { path: '/../x', content: 'b' }, 'w2')).toMatchObject({
       type: 'denied',
-      reason: expect.stringContaining('outside'),
+      reason: expect.stringContaining('may not leave a mount'),
     });
   });
 });
