@@ -1,4 +1,5 @@
 import { type ModelMessage, type Tool, tool } from 'ai';
+import type { ApprovalMemory } from '../src/approval/approval-memory.js';
 import { ApprovalToolset, type ApprovalToolsetOptions } from '../src/approval/approval-toolset.js';
 import type { ApprovalConfig } from '../src/approval/config.js';
 import type { ApprovalCallback } from '../src/approval/types.js';
@@ -118,7 +119,13 @@ function pendingApprovals(source: { content?: unknown[] } | ModelMessage[]): Pen
  */
 export async function answerApprovals(
   source: { content?: unknown[] } | ModelMessage[],
-  options: { toolset: FileSystemToolset; approve: ApprovalCallback; config?: ApprovalConfig },
+  options: {
+    toolset: FileSystemToolset;
+    approve: ApprovalCallback;
+    config?: ApprovalConfig;
+    /** Remembered decisions ("approve and remember"); defaults to one memory per toolset. */
+    memory?: ApprovalMemory;
+  },
 ): Promise<ModelMessage> {
   const content: Array<{
     type: 'tool-approval-response';
@@ -132,6 +139,7 @@ export async function answerApprovals(
       options.approve,
       { toolName: p.toolName, toolCallId: p.toolCallId, input: p.input },
       options.config,
+      options.memory,
     );
     content.push({
       type: 'tool-approval-response',

@@ -1,7 +1,14 @@
+import { ApprovalMemory } from '../src/approval/approval-memory.js';
 import type { ApprovalConfig } from '../src/approval/config.js';
 import type { ApprovalPayload } from '../src/approval/payloads.js';
-import type { ApprovalCallback, ApprovalResult } from '../src/approval/types.js';
-import { validateDecision } from '../src/approval/validate-decision.js';
+import type {
+  ApprovalCallback,
+  ApprovalDecision,
+  ApprovalRequest,
+  ApprovalResult,
+} from '../src/approval/types.js';
+import { userEditedOutcome } from '../src/approval/user-edits.js';
+import { rememberScopeOf, validateDecision } from '../src/approval/validate-decision.js';
 import type { FileSystemToolset } from '../src/tools/filesystem-toolset.js';
 import type { ToolCallContext, ToolOutcome } from '../src/tools/types.js';
 
@@ -16,6 +23,10 @@ type BoundState = Pick<ToolCallContext, 'approvedBaseSha256' | 'approvedDestinat
 export interface Ledger {
   checked: Map<string, ApprovalResult>;
   approvedState: Map<string, BoundState>;
+  /** Arguments the user edited before approving (e.g. in $EDITOR): these are what runs. */
+  edited: Map<string, { args: Record<string, unknown>; note?: string }>;
+  /** Remembered decisions when the caller passes no memory of its own (one per toolset). */
+  memory: ApprovalMemory;
 }
 
 const ledgers = new WeakMap<FileSystemToolset, Ledger>();
@@ -23,7 +34,12 @@ const ledgers = new WeakMap<FileSystemToolset, Ledger>();
 export function ledgerOf(toolset: FileSystemToolset): Ledger {
   let ledger = ledgers.get(toolset);
   if (!ledger) {
-    ledger = { checked: new Map(), approvedState: new Map() };
+    ledger = {
+      checked: new Map(),
+      approvedState: new Map(),
+      edited: new Map(),
+      memory: new ApprovalMemory(),
+    };
     ledgers.set(toolset, ledger);
   }
   return ledger;
@@ -78,18 +94,50 @@ export async function executeApproved(
     ledger.approvedState.get(toolCallId) ??
     (result.status === 'needs_approval' ? stateOf(result.payload) : {});
   ledger.approvedState.delete(toolCallId);
-  return toolset.callTool(name, input, { toolCallId, ...bound });
+  const edited = ledger.edited.get(toolCallId);
+  ledger.edited.delete(toolCallId);
+  if (!edited) return toolset.callTool(name, input, { toolCallId, ...bound });
+  // The user's version runs, re-checked first: a block still wins over an approval.
+  const recheck = await toolset.needsApproval(name, edited.args, { toolCallId }, config);
+  if (recheck.status === 'blocked') {
+    return {
+      ok: false,
+      error: recheck.error ?? {
+        code: 'approval_blocked',
+        message: `The user's edited call is blocked: ${recheck.reason}`,
+      },
+    };
+  }
+  const outcome = await toolset.callTool(name, edited.args, { toolCallId, ...bound });
+  return userEditedOutcome(outcome, input, edited.args, edited.note);
+}
+
+/** A remembered decision for the request, else the callback's (remembered at the scope the user picked). */
+async function decideWithMemory(
+  approve: ApprovalCallback,
+  request: ApprovalRequest,
+  memory: ApprovalMemory,
+): Promise<ApprovalDecision> {
+  const hit = memory.lookup(request);
+  if (hit)
+    return hit.approved ? { approved: true } : { approved: false, note: `Denied earlier (${hit.label}).` };
+  const decision = validateDecision(await approve(request));
+  const scope = rememberScopeOf(decision);
+  if (scope) memory.remember(request, scope, decision.approved);
+  return decision;
 }
 
 /**
- * Shows one pending call's fresh payload to an ApprovalCallback and records the
- * approved state. Returns the decision and, for a denial, the text the model sees.
+ * Shows one pending call's fresh payload to an ApprovalCallback (unless a
+ * remembered decision covers it) and records the approved state and any arguments
+ * the user edited. Returns the decision and, for a denial, the text the model sees.
  */
 export async function decidePending(
   toolset: FileSystemToolset,
   approve: ApprovalCallback,
   call: { toolName: string; toolCallId: string; input: unknown },
   config: ApprovalConfig = {},
+  memory?: ApprovalMemory,
 ): Promise<{ approved: boolean; message?: string }> {
   const ledger = ledgerOf(toolset);
   const result = await toolset.needsApproval(
@@ -102,17 +150,21 @@ export async function decidePending(
   if (result.status === 'pre_approved') return { approved: true };
   if (result.status === 'blocked')
     return { approved: false, message: `Blocked by policy, not run: ${result.reason}` };
-  const decision = validateDecision(
-    await approve({
-      toolName: call.toolName,
-      toolCallId: call.toolCallId,
-      args: call.input,
-      payload: result.payload,
-      description: result.payload.description,
-    }),
-  );
+  const request: ApprovalRequest = {
+    toolName: call.toolName,
+    toolCallId: call.toolCallId,
+    args: call.input,
+    payload: result.payload,
+    description: result.payload.description,
+  };
+  const decision = await decideWithMemory(approve, request, memory ?? ledger.memory);
   if (decision.approved) {
     ledger.approvedState.set(call.toolCallId, stateOf(result.payload));
+    if (decision.overrideArgs)
+      ledger.edited.set(call.toolCallId, {
+        args: decision.overrideArgs,
+        ...(decision.note ? { note: decision.note } : {}),
+      });
     return { approved: true };
   }
   const what = `${call.toolName} on ${result.payload.path}`;

@@ -1,9 +1,11 @@
 import { type Agent, type FunctionTool, type RunResult, RunState, run, tool } from '@openai/agents';
 import { z } from 'zod';
+import type { ApprovalMemory } from '../src/approval/approval-memory.js';
 import { ApprovalToolset, type ApprovalToolsetOptions } from '../src/approval/approval-toolset.js';
-import type { ApprovalConfig } from '../src/approval/config.js';
+import { type ApprovalConfig, genericPayload } from '../src/approval/config.js';
 import { ApprovalAborted } from '../src/approval/errors.js';
 import type { ApprovalCallback } from '../src/approval/types.js';
+import { validateDecision } from '../src/approval/validate-decision.js';
 import type { FileSystemToolset } from '../src/tools/filesystem-toolset.js';
 import { checkOnce, decidePending, executeApproved, outcomeText } from './approval-ledger.js';
 
@@ -15,6 +17,9 @@ export type OpenAIAgentsApproval =
   | ({ mode: 'blocking' } & ApprovalToolsetOptions)
   /** Use the SDK's needsApproval/interruptions; answer them with `runWithApprovals`. */
   | { mode: 'native'; config?: ApprovalConfig };
+
+/** Which toolset made each function tool, so interruptions can be answered without naming it. */
+const owners = new WeakMap<object, FileSystemToolset>();
 
 /** zod 4's own JSON Schema of a tool's input, in the SDK's non-strict object shape. */
 function jsonParameters(schema: unknown): Record<string, unknown> {
@@ -42,7 +47,7 @@ export function openAIAgentsTools(
   const { approval } = options;
   const gated = approval.mode === 'blocking' ? new ApprovalToolset(toolset, approval) : undefined;
   const config = approval.mode === 'native' ? (approval.config ?? {}) : {};
-  return toolset.listTools().map((t) =>
+  const tools = toolset.listTools().map((t) =>
     tool({
       name: t.name,
       description: t.description,
@@ -69,6 +74,23 @@ export function openAIAgentsTools(
       },
     } as never),
   ) as FunctionTool[];
+  for (const t of tools) owners.set(t, toolset);
+  return tools;
+}
+
+export interface AnswerOptions {
+  approve: ApprovalCallback;
+  /** The toolset behind the tools; found from the agent's tools when omitted. */
+  toolset?: FileSystemToolset;
+  config?: ApprovalConfig;
+  /** Remembered decisions ("approve and remember"); defaults to one memory per toolset. */
+  memory?: ApprovalMemory;
+}
+
+/** The toolset that made the interrupted tool, if it is one of ours. */
+function ownerOf(item: { agent?: { tools?: unknown[] } }, toolName: string): FileSystemToolset | undefined {
+  const t = item.agent?.tools?.find((x) => (x as { name?: string }).name === toolName);
+  return t ? owners.get(t as object) : undefined;
 }
 
 /**
@@ -78,7 +100,7 @@ export function openAIAgentsTools(
  */
 export async function answerInterruptions(
   state: RunState<unknown, AnyAgent>,
-  options: { toolset: FileSystemToolset; approve: ApprovalCallback; config?: ApprovalConfig },
+  options: AnswerOptions,
 ): Promise<void> {
   for (const item of state.getInterruptions()) {
     const raw = item.rawItem as { callId?: string; name?: string; arguments?: string };
@@ -89,16 +111,42 @@ export async function answerInterruptions(
     } catch {
       // Unparseable arguments: the tool's validation reports it when it runs.
     }
-    const d = await decidePending(
-      options.toolset,
-      options.approve,
-      { toolName, toolCallId: raw.callId ?? '', input },
-      options.config,
-    );
+    const toolset = ownerOf(item, toolName) ?? options.toolset;
+    const d = toolset
+      ? await decidePending(
+          toolset,
+          options.approve,
+          { toolName, toolCallId: raw.callId ?? '', input },
+          options.config,
+          options.memory,
+        )
+      : await decideForeign(options.approve, toolName, raw.callId, input);
     if (d.approved) state.approve(item);
     else
       state.reject(item, { message: d.message ?? 'The user denied this call. Do not retry it unchanged.' });
   }
+}
+
+/** Another tool of the agent (not ours) that asks for approval: shown as a generic payload. */
+async function decideForeign(
+  approve: ApprovalCallback,
+  toolName: string,
+  toolCallId: string | undefined,
+  args: unknown,
+): Promise<{ approved: boolean; message?: string }> {
+  const payload = genericPayload(toolName, args);
+  const d = validateDecision(
+    await approve({
+      toolName,
+      ...(toolCallId ? { toolCallId } : {}),
+      args,
+      payload,
+      description: payload.description,
+    }),
+  );
+  if (d.approved) return { approved: true };
+  const said = d.note ? ` and said: "${d.note}"` : '';
+  return { approved: false, message: `The user denied ${toolName}${said}. Do not retry it unchanged.` };
 }
 
 /**
@@ -108,10 +156,7 @@ export async function answerInterruptions(
 export async function runWithApprovals(
   agent: AnyAgent,
   input: string | RunState<unknown, AnyAgent>,
-  options: {
-    toolset: FileSystemToolset;
-    approve: ApprovalCallback;
-    config?: ApprovalConfig;
+  options: AnswerOptions & {
     runner?: (
       agent: AnyAgent,
       input: string | RunState<unknown, AnyAgent>,
@@ -129,4 +174,5 @@ export async function runWithApprovals(
   return result;
 }
 
+export { type SandboxEditorOptions, sandboxEditor } from './openai-agents-editor.js';
 export { RunState };

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { generateText, type ModelMessage, stepCountIs, streamText } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { aiSdkTools, answerApprovals } from '../../adapters/ai-sdk.js';
+import { ApprovalMemory } from '../../src/approval/approval-memory.js';
 import { approveAll } from '../../src/approval/policies.js';
 import { read } from '../helpers/temp-project.js';
 import { project } from '../tools/fixture.js';
@@ -158,5 +159,39 @@ describe('aiSdkTools (native mode) + answerApprovals', () => {
     });
     expect(read(s.dir, 'a.txt')).toBe('one\nedited meanwhile\n');
     expect(s.seenToolResults()).toContain('stale_approval');
+  });
+
+  it("applies the user's edited arguments (e.g. from $EDITOR) and tells the model", async () => {
+    const s = await firstCall({ 'a.txt': 'one\n' });
+    s.messages.push(
+      await answerApprovals(s.r1, {
+        toolset: s.toolset,
+        approve: (r) => ({ approved: true, overrideArgs: { ...(r.args as object), new_string: 'Uno' } }),
+      }),
+    );
+    await generateText({
+      model: s.model as never,
+      tools: s.tools,
+      messages: s.messages,
+      stopWhen: stepCountIs(3),
+    });
+    expect(read(s.dir, 'a.txt')).toBe('Uno\n');
+    expect(s.seenToolResults()).toContain('user_modified');
+  });
+
+  it('remembers an approval for the scope the user picked', async () => {
+    const memory = new ApprovalMemory();
+    const asked: string[] = [];
+    const approve = (r: { toolCallId?: string }) => {
+      asked.push(String(r.toolCallId));
+      return { approved: true, remember: { scope: 'tool' as const } };
+    };
+    const first = await firstCall({ 'a.txt': 'one\n' });
+    await answerApprovals(first.r1, { toolset: first.toolset, approve, memory });
+    const second = await firstCall({ 'a.txt': 'one\n' });
+    const answer = await answerApprovals(second.r1, { toolset: second.toolset, approve, memory });
+    expect(asked).toEqual(['c1']);
+    expect(JSON.stringify(answer)).toContain('"approved":true');
+    expect(memory.list()).toHaveLength(1);
   });
 });

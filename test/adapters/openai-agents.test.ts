@@ -1,9 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { Agent, RunState, run, setTracingDisabled } from '@openai/agents';
+import { Agent, RunState, run, setTracingDisabled, tool } from '@openai/agents';
 import { assistantMessage, functionCall, ScriptedModel } from '@openai/agents/testing';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { answerInterruptions, openAIAgentsTools, runWithApprovals } from '../../adapters/openai-agents.js';
+import type { ApprovalRequest } from '../../src/approval/types.js';
 import { read } from '../helpers/temp-project.js';
 import { project } from '../tools/fixture.js';
 
@@ -114,5 +116,68 @@ describe('openAIAgentsTools (native mode) + runWithApprovals', () => {
     await run(agent, first.state);
     expect(read(dir, 'a.txt')).toBe('one\nchanged meanwhile\n');
     expect(seen(model)).toContain('stale_approval');
+  });
+
+  it('finds the toolset itself, remembers a file-scoped approval, and applies what the user edited', async () => {
+    const { dir, toolset } = project({ 'a.txt': 'one two\n' });
+    const model = new ScriptedModel([
+      [functionCall('edit_file', { path: '/a.txt', old_string: 'one', new_string: 'ONE' }, { callId: 'c1' })],
+      [functionCall('edit_file', { path: '/a.txt', old_string: 'two', new_string: 'TWO' }, { callId: 'c2' })],
+      [assistantMessage('done')],
+    ]);
+    const agent = new Agent({
+      name: 'editor',
+      model,
+      tools: openAIAgentsTools(toolset, { approval: { mode: 'native' } }),
+    });
+    const asked: string[] = [];
+    const result = await runWithApprovals(agent, 'edit', {
+      approve: (r) => {
+        asked.push(String(r.toolCallId));
+        return {
+          approved: true,
+          remember: { scope: 'file' },
+          overrideArgs: { ...(r.args as object), new_string: 'UNO' },
+        };
+      },
+    });
+    expect(result.finalOutput).toBe('done');
+    expect(asked).toEqual(['c1']);
+    expect(read(dir, 'a.txt')).toBe('UNO TWO\n');
+    expect(seen(model)).toContain('user_modified');
+  });
+
+  it("shows another tool's approval as a generic payload", async () => {
+    const { toolset } = project({ 'a.txt': 'one\n' });
+    const deploy = tool({
+      name: 'deploy',
+      description: 'Deploys.',
+      parameters: z.object({ target: z.string() }),
+      needsApproval: true,
+      execute: async ({ target }) => `deployed ${target}`,
+    });
+    const model = new ScriptedModel([
+      [functionCall('deploy', { target: 'prod' }, { callId: 'd1' })],
+      [assistantMessage('ok')],
+    ]);
+    const agent = new Agent({
+      name: 'ops',
+      model,
+      tools: [...openAIAgentsTools(toolset, { approval: { mode: 'native' } }), deploy],
+    });
+    const shown: ApprovalRequest[] = [];
+    await runWithApprovals(agent, 'deploy', {
+      approve: (r) => {
+        shown.push(r);
+        return { approved: false, note: 'not on a Friday' };
+      },
+    });
+    expect(shown[0]!.payload).toMatchObject({
+      type: 'generic',
+      toolName: 'deploy',
+      args: { target: 'prod' },
+    });
+    expect(seen(model)).toContain('not on a Friday');
+    expect(seen(model)).not.toContain('deployed prod');
   });
 });
