@@ -105,14 +105,14 @@ describe('sandboxEditor (applyPatchTool through the real SDK)', () => {
     const exists = await applyThroughSdk(toolset, { type: 'create_file', path: 'a.txt', diff: '+new\n' });
     expect(exists.output).toContain('already exists');
 
-    const escape = await applyThroughSdk(toolset, {
+    const escaped = await applyThroughSdk(toolset, {
       type: 'create_file',
       path: '../outside.txt',
       diff: '+x\n',
     });
-    expect(escape.status).toBe('failed');
-    expect(escape.output).toContain('path_not_in_sandbox');
-    expect(escape.output).not.toContain(dir);
+    expect(escaped.status).toBe('failed');
+    expect(escaped.output).toContain('path_not_in_sandbox');
+    expect(escaped.output).not.toContain(dir);
     expect(fs.existsSync(path.join(dir, '..', 'outside.txt'))).toBe(false);
     expect(read(dir, 'a.txt')).toBe('one\n');
   });
