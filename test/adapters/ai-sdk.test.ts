@@ -7,7 +7,7 @@ import { ApprovalMemory } from '../../src/approval/approval-memory.js';
 import { approveAll } from '../../src/approval/policies.js';
 import { read } from '../helpers/temp-project.js';
 import { project } from '../tools/fixture.js';
-import { scriptedModel } from './scripted-model.js';
+import { scriptedModel } from '../../examples/scripted-ai-model.js';
 
 const edit = { path: '/a.txt', old_string: 'one', new_string: 'ONE' };
 

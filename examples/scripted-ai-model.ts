@@ -1,4 +1,4 @@
-/** A hand-written LanguageModel (spec v3, accepted by ai@6 and ai@7) that plays a script of steps. */
+/** A hand-written LanguageModel (spec v3, accepted by ai@6 and ai@7) that plays a script of steps: for the offline examples and the adapter tests. */
 const usage = {
   inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
   outputTokens: { total: 1, text: 1, reasoning: undefined },
