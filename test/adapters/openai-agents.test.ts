@@ -57,6 +57,29 @@ describe('openAIAgentsTools (blocking mode)', () => {
   });
 });
 
+describe('openAIAgentsTools: parallel calls', () => {
+  it('applies two parallel edits of one file in one step (blocking mode, both approved)', async () => {
+    const { dir, toolset } = project({ 'a.txt': 'one two\n' });
+    const model = new ScriptedModel([
+      [
+        functionCall('edit_file', { path: '/a.txt', old_string: 'one', new_string: 'ONE' }, { callId: 'p1' }),
+        functionCall('edit_file', { path: '/a.txt', old_string: 'two', new_string: 'TWO' }, { callId: 'p2' }),
+      ],
+      [assistantMessage('both')],
+    ]);
+    const agent = new Agent({
+      name: 'editor',
+      model,
+      tools: openAIAgentsTools(toolset, {
+        approval: { mode: 'blocking', approve: () => ({ approved: true }) },
+      }),
+    });
+    const result = await run(agent, 'edit');
+    expect(result.finalOutput).toBe('both');
+    expect(read(dir, 'a.txt')).toBe('ONE TWO\n');
+  });
+});
+
 describe('openAIAgentsTools (native mode) + runWithApprovals', () => {
   it.each([true, false])('answers interruptions and resumes: approved=%s', async (approved) => {
     const { dir, toolset } = project({ 'a.txt': 'one\n' });
