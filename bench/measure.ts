@@ -1,13 +1,24 @@
-/** Median wall time of `runs` calls of `fn` (after one warm-up), with an untimed `setup` before each. */
+/** A timing of a call that failed is meaningless: a tool outcome with `ok: false` stops the bench. */
+function mustSucceed(result: unknown): void {
+  const outcome = result as { ok?: unknown; error?: { code: string; message: string } } | null;
+  if (outcome && typeof outcome === 'object' && outcome.ok === false)
+    throw new Error(`bench call failed: ${outcome.error?.code}: ${outcome.error?.message}`);
+}
+
+/**
+ * Median wall time of `runs` calls of `fn` (after one warm-up), with an untimed
+ * `setup` before each. Every call must succeed.
+ */
 export async function median(runs: number, fn: () => unknown, setup?: () => unknown): Promise<number> {
   await setup?.();
-  await fn();
+  mustSucceed(await fn());
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {
     await setup?.();
     const start = performance.now();
-    await fn();
+    const result = await fn();
     times.push(performance.now() - start);
+    mustSucceed(result);
   }
   times.sort((a, b) => a - b);
   return times[Math.floor(times.length / 2)]!;
