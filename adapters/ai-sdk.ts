@@ -2,6 +2,7 @@ import { type ModelMessage, type Tool, tool } from 'ai';
 import type { ApprovalMemory } from '../src/approval/approval-memory.js';
 import { ApprovalToolset, type ApprovalToolsetOptions } from '../src/approval/approval-toolset.js';
 import type { ApprovalConfig } from '../src/approval/config.js';
+import { ApprovalAborted } from '../src/approval/errors.js';
 import type { ApprovalCallback } from '../src/approval/types.js';
 import type { FileSystemToolset } from '../src/tools/filesystem-toolset.js';
 import type { ToolInputs } from '../src/tools/tool-inputs.js';
@@ -27,8 +28,19 @@ function modelOutput(
  * The toolset's tools as an AI SDK `ToolSet` (ai ^6 || ^7) for generateText,
  * streamText and ToolLoopAgent. Tool input types come from the zod schemas.
  */
-export function aiSdkTools(toolset: FileSystemToolset, options: { approval: AiSdkApproval }): SandboxToolSet {
-  const { approval } = options;
+export function aiSdkTools(
+  toolset: FileSystemToolset,
+  options: {
+    approval: AiSdkApproval;
+    /**
+     * Blocking mode: pass its signal as generateText/streamText's `abortSignal`, and
+     * quitting at the approval prompt ends the run, which rejects with ApprovalAborted.
+     * (Without it the SDK turns the quit into a tool error and the model goes on.)
+     */
+    abortController?: AbortController;
+  },
+): SandboxToolSet {
+  const { approval, abortController } = options;
   const gated = approval.mode === 'blocking' ? new ApprovalToolset(toolset, approval) : undefined;
   const config = approval.mode === 'native' ? (approval.config ?? {}) : {};
   const tools: Record<string, Tool> = {};
@@ -46,7 +58,14 @@ export function aiSdkTools(toolset: FileSystemToolset, options: { approval: AiSd
           }
         : {}),
       execute: async (input: unknown, o: { toolCallId: string }): Promise<ToolOutcome> => {
-        if (gated) return gated.callTool(name, input, { toolCallId: o.toolCallId });
+        if (gated) {
+          try {
+            return await gated.callTool(name, input, { toolCallId: o.toolCallId });
+          } catch (error) {
+            if (error instanceof ApprovalAborted) abortController?.abort(error);
+            throw error;
+          }
+        }
         return executeApproved(toolset, name, input, o.toolCallId, config);
       },
       toModelOutput: ({ output }: { output: unknown }) => modelOutput(name, output as ToolOutcome),

@@ -164,7 +164,13 @@ export async function runWithApprovals(
     maxResumes?: number;
   },
 ): Promise<RunResult<unknown, AnyAgent>> {
-  const runOnce = options.runner ?? ((a, i) => run(a, i as never) as never);
+  const runner = options.runner ?? ((a, i) => run(a, i as never) as never);
+  // Quitting inside a blocking-mode tool reaches run() wrapped in the SDK's ToolCallError: unwrap it.
+  const runOnce: typeof runner = (a, i) =>
+    runner(a, i).catch((error: unknown) => {
+      const inner = (error as { error?: unknown } | null)?.error;
+      throw inner instanceof ApprovalAborted ? inner : error;
+    });
   let result = await runOnce(agent, input);
   for (let i = 0; result.interruptions.length > 0; i++) {
     if (i >= (options.maxResumes ?? 100)) throw new Error('runWithApprovals: too many approval rounds.');

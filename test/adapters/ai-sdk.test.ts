@@ -3,11 +3,12 @@ import path from 'node:path';
 import { generateText, type ModelMessage, stepCountIs, streamText } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { aiSdkTools, answerApprovals } from '../../adapters/ai-sdk.js';
+import { scriptedModel } from '../../examples/scripted-ai-model.js';
 import { ApprovalMemory } from '../../src/approval/approval-memory.js';
+import { ApprovalAborted } from '../../src/approval/errors.js';
 import { approveAll } from '../../src/approval/policies.js';
 import { read } from '../helpers/temp-project.js';
 import { project } from '../tools/fixture.js';
-import { scriptedModel } from '../../examples/scripted-ai-model.js';
 
 const edit = { path: '/a.txt', old_string: 'one', new_string: 'ONE' };
 
@@ -79,6 +80,35 @@ describe('aiSdkTools (blocking mode)', () => {
       stopWhen: stepCountIs(3),
     });
     expect(read(dir, 'a.txt')).toBe('ONE\nTWO\n');
+  });
+
+  it('ends the run with ApprovalAborted when the user quits at the prompt', async () => {
+    const { dir, toolset } = project({ 'a.txt': 'one\ntwo\n' });
+    const { model, prompts } = scriptedModel([
+      { calls: [{ id: 'c1', name: 'edit_file', input: edit }] },
+      { text: 'carried on' },
+    ]);
+    const quit = new AbortController();
+    const tools = aiSdkTools(toolset, {
+      approval: {
+        mode: 'blocking',
+        approve: () => {
+          throw new ApprovalAborted();
+        },
+      },
+      abortController: quit,
+    });
+    await expect(
+      generateText({
+        model: model as never,
+        tools,
+        prompt: 'x',
+        abortSignal: quit.signal,
+        stopWhen: stepCountIs(3),
+      }),
+    ).rejects.toBeInstanceOf(ApprovalAborted);
+    expect(prompts).toHaveLength(1);
+    expect(read(dir, 'a.txt')).toBe('one\ntwo\n');
   });
 
   it('works with streamText', async () => {

@@ -5,6 +5,7 @@ import { assistantMessage, functionCall, ScriptedModel } from '@openai/agents/te
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { answerInterruptions, openAIAgentsTools, runWithApprovals } from '../../adapters/openai-agents.js';
+import { ApprovalAborted } from '../../src/approval/errors.js';
 import type { ApprovalRequest } from '../../src/approval/types.js';
 import { read } from '../helpers/temp-project.js';
 import { project } from '../tools/fixture.js';
@@ -77,6 +78,26 @@ describe('openAIAgentsTools: parallel calls', () => {
     const result = await run(agent, 'edit');
     expect(result.finalOutput).toBe('both');
     expect(read(dir, 'a.txt')).toBe('ONE TWO\n');
+  });
+});
+
+describe('quitting at the prompt', () => {
+  it('rejects runWithApprovals with ApprovalAborted (blocking mode), file untouched', async () => {
+    const { dir, toolset } = project({ 'a.txt': 'one\n' });
+    const model = new ScriptedModel([
+      [functionCall('edit_file', edit, { callId: 'q1' })],
+      [assistantMessage('no')],
+    ]);
+    const quit = () => {
+      throw new ApprovalAborted();
+    };
+    const agent = new Agent({
+      name: 'editor',
+      model,
+      tools: openAIAgentsTools(toolset, { approval: { mode: 'blocking', approve: quit } }),
+    });
+    await expect(runWithApprovals(agent, 'edit', { approve: quit })).rejects.toBeInstanceOf(ApprovalAborted);
+    expect(read(dir, 'a.txt')).toBe('one\n');
   });
 });
 
