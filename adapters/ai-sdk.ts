@@ -1,19 +1,26 @@
 import { type ModelMessage, type Tool, tool } from 'ai';
 import type { ApprovalMemory } from '../src/approval/approval-memory.js';
 import { ApprovalToolset, type ApprovalToolsetOptions } from '../src/approval/approval-toolset.js';
+import type { AuditSink } from '../src/approval/audit-events.js';
 import type { ApprovalConfig } from '../src/approval/config.js';
 import { ApprovalAborted } from '../src/approval/errors.js';
 import type { ApprovalCallback } from '../src/approval/types.js';
 import type { FileSystemToolset } from '../src/tools/filesystem-toolset.js';
 import type { ToolInputs } from '../src/tools/tool-inputs.js';
 import type { ToolName, ToolOutcome } from '../src/tools/types.js';
-import { checkOnce, decidePending, executeApproved, outcomeText } from './approval-ledger.js';
+import {
+  checkOnce,
+  decidePending,
+  executeApproved,
+  outcomeText,
+  setNativeAuditSink,
+} from './approval-ledger.js';
 
 export type AiSdkApproval =
   /** Ask inside `execute` through the approval layer (the Python model: the run never stops). */
   | ({ mode: 'blocking' } & ApprovalToolsetOptions)
   /** Map each call's approval to the SDK's own `needsApproval`; answer with `answerApprovals`. */
-  | { mode: 'native'; config?: ApprovalConfig };
+  | { mode: 'native'; config?: ApprovalConfig; onEvent?: AuditSink };
 
 function modelOutput(
   name: string,
@@ -43,6 +50,7 @@ export function aiSdkTools(
   const { approval, abortController } = options;
   const gated = approval.mode === 'blocking' ? new ApprovalToolset(toolset, approval) : undefined;
   const config = approval.mode === 'native' ? (approval.config ?? {}) : {};
+  if (approval.mode === 'native') setNativeAuditSink(toolset, approval.onEvent);
   const tools: Record<string, Tool> = {};
   for (const t of toolset.listTools()) {
     const name = t.name;

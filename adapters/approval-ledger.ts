@@ -1,5 +1,7 @@
 import { ApprovalMemory } from '../src/approval/approval-memory.js';
+import { type AuditEvent, type AuditSink, fanOut } from '../src/approval/audit-events.js';
 import type { ApprovalConfig } from '../src/approval/config.js';
+import { ApprovalAborted } from '../src/approval/errors.js';
 import type { ApprovalPayload } from '../src/approval/payloads.js';
 import type {
   ApprovalCallback,
@@ -27,6 +29,23 @@ export interface Ledger {
   edited: Map<string, { args: Record<string, unknown>; note?: string }>;
   /** Remembered decisions when the caller passes no memory of its own (one per toolset). */
   memory: ApprovalMemory;
+  /** Native mode's audit sink (the `onEvent` of the adapter's approval option). */
+  onEvent?: AuditSink;
+}
+
+/** Emits one audit event of a call to the toolset's native-mode sink, if any (a failing sink is ignored). */
+function audit(
+  ledger: Ledger,
+  call: { toolName: string; toolCallId: string },
+  event: Omit<AuditEvent, 'toolName' | 'toolCallId' | 'timestamp'>,
+): void {
+  if (!ledger.onEvent) return;
+  fanOut(ledger.onEvent)({ ...call, ...event, timestamp: new Date().toISOString() });
+}
+
+/** Sets the audit sink for a toolset's natively approved calls. */
+export function setNativeAuditSink(toolset: FileSystemToolset, onEvent: AuditSink | undefined): void {
+  if (onEvent) ledgerOf(toolset).onEvent = onEvent;
 }
 
 const ledgers = new WeakMap<FileSystemToolset, Ledger>();
@@ -70,7 +89,7 @@ export async function checkOnce(
   return result;
 }
 
-/** Executes a natively approved call: blocked calls fail with their reason; others run bound to the approved state. */
+/** Executes a natively approved call (audited as tool_call → tool_result). */
 export async function executeApproved(
   toolset: FileSystemToolset,
   name: string,
@@ -79,6 +98,32 @@ export async function executeApproved(
   config: ApprovalConfig = {},
 ): Promise<ToolOutcome> {
   const ledger = ledgerOf(toolset);
+  const call = { toolName: name, toolCallId };
+  const path =
+    typeof (input as { path?: unknown })?.path === 'string' ? (input as { path: string }).path : undefined;
+  const where = path ? { path } : {};
+  const started = performance.now();
+  audit(ledger, call, { type: 'tool_call', ...where });
+  const outcome = await executeBound(toolset, ledger, name, input, toolCallId, config);
+  audit(ledger, call, {
+    type: 'tool_result',
+    ...where,
+    ok: outcome.ok,
+    ...(outcome.ok ? {} : { code: outcome.error.code }),
+    durationMs: Math.round(performance.now() - started),
+  });
+  return outcome;
+}
+
+/** Blocked calls fail with their reason; others run bound to the approved state (the user's edited arguments, if any). */
+async function executeBound(
+  toolset: FileSystemToolset,
+  ledger: Ledger,
+  name: string,
+  input: unknown,
+  toolCallId: string,
+  config: ApprovalConfig,
+): Promise<ToolOutcome> {
   const result = await checkOnce(toolset, name, input, toolCallId, config);
   ledger.checked.delete(toolCallId);
   if (result.status === 'blocked') {
@@ -117,13 +162,33 @@ async function decideWithMemory(
   approve: ApprovalCallback,
   request: ApprovalRequest,
   memory: ApprovalMemory,
+  ledger: Ledger,
 ): Promise<ApprovalDecision> {
+  const call = { toolName: request.toolName, toolCallId: request.toolCallId ?? '' };
+  const where = { path: request.payload.path, payloadType: request.payload.type };
   const hit = memory.lookup(request);
-  if (hit)
+  if (hit) {
+    audit(ledger, call, { type: 'approval_decided', ...where, decision: 'remembered' });
     return hit.approved ? { approved: true } : { approved: false, note: `Denied earlier (${hit.label}).` };
-  const decision = validateDecision(await approve(request));
+  }
+  audit(ledger, call, { type: 'approval_requested', ...where });
+  let decision: ApprovalDecision;
+  try {
+    decision = validateDecision(await approve(request));
+  } catch (error) {
+    if (error instanceof ApprovalAborted)
+      audit(ledger, call, { type: 'approval_decided', ...where, decision: 'aborted' });
+    throw error;
+  }
   const scope = rememberScopeOf(decision);
   if (scope) memory.remember(request, scope, decision.approved);
+  audit(ledger, call, {
+    type: 'approval_decided',
+    ...where,
+    decision: decision.approved ? 'approved' : 'denied',
+    ...(decision.note ? { note: decision.note } : {}),
+    ...(scope ? { remember: scope } : {}),
+  });
   return decision;
 }
 
@@ -147,9 +212,12 @@ export async function decidePending(
     config,
   );
   ledger.checked.set(call.toolCallId, result);
-  if (result.status === 'pre_approved') return { approved: true };
-  if (result.status === 'blocked')
+  if (result.status !== 'needs_approval') {
+    const decision = result.status === 'blocked' ? 'blocked' : 'pre_approved';
+    audit(ledger, call, { type: 'approval_decided', decision });
+    if (result.status === 'pre_approved') return { approved: true };
     return { approved: false, message: `Blocked by policy, not run: ${result.reason}` };
+  }
   const request: ApprovalRequest = {
     toolName: call.toolName,
     toolCallId: call.toolCallId,
@@ -157,7 +225,7 @@ export async function decidePending(
     payload: result.payload,
     description: result.payload.description,
   };
-  const decision = await decideWithMemory(approve, request, memory ?? ledger.memory);
+  const decision = await decideWithMemory(approve, request, memory ?? ledger.memory, ledger);
   if (decision.approved) {
     ledger.approvedState.set(call.toolCallId, stateOf(result.payload));
     if (decision.overrideArgs)

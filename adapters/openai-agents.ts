@@ -2,12 +2,19 @@ import { type Agent, type FunctionTool, type RunResult, RunState, run, tool } fr
 import { z } from 'zod';
 import type { ApprovalMemory } from '../src/approval/approval-memory.js';
 import { ApprovalToolset, type ApprovalToolsetOptions } from '../src/approval/approval-toolset.js';
+import type { AuditSink } from '../src/approval/audit-events.js';
 import { type ApprovalConfig, genericPayload } from '../src/approval/config.js';
 import { ApprovalAborted } from '../src/approval/errors.js';
 import type { ApprovalCallback } from '../src/approval/types.js';
 import { validateDecision } from '../src/approval/validate-decision.js';
 import type { FileSystemToolset } from '../src/tools/filesystem-toolset.js';
-import { checkOnce, decidePending, executeApproved, outcomeText } from './approval-ledger.js';
+import {
+  checkOnce,
+  decidePending,
+  executeApproved,
+  outcomeText,
+  setNativeAuditSink,
+} from './approval-ledger.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: agents of any context and output type
 type AnyAgent = Agent<any, any>;
@@ -16,7 +23,7 @@ export type OpenAIAgentsApproval =
   /** Ask inside the tool call through the approval layer (the run never pauses). */
   | ({ mode: 'blocking' } & ApprovalToolsetOptions)
   /** Use the SDK's needsApproval/interruptions; answer them with `runWithApprovals`. */
-  | { mode: 'native'; config?: ApprovalConfig };
+  | { mode: 'native'; config?: ApprovalConfig; onEvent?: AuditSink };
 
 /** Which toolset made each function tool, so interruptions can be answered without naming it. */
 const owners = new WeakMap<object, FileSystemToolset>();
@@ -47,6 +54,7 @@ export function openAIAgentsTools(
   const { approval } = options;
   const gated = approval.mode === 'blocking' ? new ApprovalToolset(toolset, approval) : undefined;
   const config = approval.mode === 'native' ? (approval.config ?? {}) : {};
+  if (approval.mode === 'native') setNativeAuditSink(toolset, approval.onEvent);
   const tools = toolset.listTools().map((t) =>
     tool({
       name: t.name,

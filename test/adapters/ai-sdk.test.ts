@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { aiSdkTools, answerApprovals } from '../../adapters/ai-sdk.js';
 import { scriptedModel } from '../../examples/scripted-ai-model.js';
 import { ApprovalMemory } from '../../src/approval/approval-memory.js';
+import type { AuditEvent } from '../../src/approval/audit-events.js';
 import { ApprovalAborted } from '../../src/approval/errors.js';
 import { approveAll } from '../../src/approval/policies.js';
 import { read } from '../helpers/temp-project.js';
@@ -223,5 +224,27 @@ describe('aiSdkTools (native mode) + answerApprovals', () => {
     expect(asked).toEqual(['c1']);
     expect(JSON.stringify(answer)).toContain('"approved":true');
     expect(memory.list()).toHaveLength(1);
+  });
+
+  it('audits native calls: requested, decided, call, result', async () => {
+    const { toolset } = project({ 'a.txt': 'one\n' });
+    const events: AuditEvent[] = [];
+    const { model } = scriptedModel([
+      { calls: [{ id: 'c1', name: 'edit_file', input: edit }] },
+      { text: 'ok' },
+    ]);
+    const tools = aiSdkTools(toolset, { approval: { mode: 'native', onEvent: (e) => events.push(e) } });
+    const messages: ModelMessage[] = [{ role: 'user', content: 'edit' }];
+    const r1 = await generateText({ model: model as never, tools, messages, stopWhen: stepCountIs(3) });
+    messages.push(...r1.response.messages, await answerApprovals(r1, { toolset, approve: approveAll() }));
+    await generateText({ model: model as never, tools, messages, stopWhen: stepCountIs(3) });
+    expect(events.map((e) => `${e.type}${e.decision ? `:${e.decision}` : ''}`)).toEqual([
+      'approval_requested',
+      'approval_decided:approved',
+      'tool_call',
+      'tool_result',
+    ]);
+    expect(events.every((e) => e.toolCallId === 'c1' && e.path === '/a.txt')).toBe(true);
+    expect(JSON.stringify(events)).not.toContain('ONE');
   });
 });
