@@ -7,6 +7,14 @@ import { detectTextFormat, joinLines, splitLines, withoutBom } from './text-form
 
 export type SanityMode = 'reject' | 'warn' | 'off';
 
+/** A mistake in the request that was safe to fix (hash-anchored seed). */
+export interface AutoCorrection {
+  type: 'range_order_swapped';
+  detail: string;
+  /** 1-based index of the operation concerned. */
+  operation: number;
+}
+
 export type LineEditsResult =
   | {
       ok: true;
@@ -17,7 +25,7 @@ export type LineEditsResult =
       anchorsValidThrough: number;
       mustRefreshFromLine: number;
       diff: string;
-      autoCorrections: string[];
+      autoCorrections: AutoCorrection[];
       warnings: string[];
     }
   | { ok: false; code: ErrorCode; message: string; details?: Record<string, unknown> };
@@ -40,15 +48,15 @@ function resolveOp(
   n: number,
   index: LineIndex,
   snapshot: LineIndex | undefined,
-  fixes: string[],
+  fixes: AutoCorrection[],
 ): Splice {
   if (op.op === 'replace_range' || op.op === 'delete_range') {
     let start = resolveAnchor(
       index,
-      { raw: op.start_hash, endpoint: true, ...(op.line ? { line: op.line } : {}) },
+      { raw: op.start_hash, endpoint: true, field: 'start_hash', ...(op.line ? { line: op.line } : {}) },
       snapshot,
     );
-    let end = resolveAnchor(index, { raw: op.end_hash, endpoint: true }, snapshot);
+    let end = resolveAnchor(index, { raw: op.end_hash, endpoint: true, field: 'end_hash' }, snapshot);
     if (start === end) {
       throw new AnchorError(
         'invalid_range_order',
@@ -56,9 +64,11 @@ function resolveOp(
       );
     }
     if (start > end) {
-      fixes.push(
-        `Operation ${n + 1}: start_hash (line ${start + 1}) came after end_hash (line ${end + 1}); swapped them.`,
-      );
+      fixes.push({
+        type: 'range_order_swapped',
+        detail: `start_line (${start + 1}) was after end_line (${end + 1}). Swapped automatically.`,
+        operation: n + 1,
+      });
       [start, end] = [end, start];
     }
     return { op: n, start, end: end + 1, lines: op.op === 'replace_range' ? contentLines(op.content) : [] };
@@ -67,6 +77,7 @@ function resolveOp(
     index,
     {
       raw: op.hash,
+      field: 'hash',
       ...(op.occurrence ? { occurrence: op.occurrence } : {}),
       ...(op.line ? { line: op.line } : {}),
     },
@@ -102,7 +113,7 @@ export function applyLineEdits(
     options.snapshot === undefined
       ? undefined
       : new LineIndex(splitLines(withoutBom(options.snapshot).body).lines);
-  const fixes: string[] = [];
+  const fixes: AutoCorrection[] = [];
   let splices: Splice[];
   try {
     splices = ops.map((op, n) => resolveOp(op, n, index, snapshot, fixes));

@@ -38,6 +38,8 @@ export interface AnchorRequest {
   line?: number;
   /** Range endpoints must be unique: no occurrence allowed. */
   endpoint?: boolean;
+  /** The argument the anchor came from ("hash", "start_hash", "end_hash"), named in errors. */
+  field?: string;
 }
 
 const preview = (lines: readonly string[], i: number) => {
@@ -132,16 +134,21 @@ export function resolveAnchor(
     }
     return checkEntropy(index, chosen, hint, request, true);
   }
-  const code = readAt !== undefined ? 'anchor_context_ambiguous' : 'anchor_ambiguous';
+  // Range endpoints get no occurrence: still ambiguous after every rung of the ladder (context included).
+  const code = request.endpoint || readAt !== undefined ? 'anchor_context_ambiguous' : 'anchor_ambiguous';
   throw new AnchorError(
     code,
-    `Anchor ${request.raw} matches ${candidates.length} lines (${candidates
+    `${request.field ?? 'Anchor'} ${request.raw} matches ${candidates.length} lines (${candidates
       .slice(0, 8)
       .map((c) => c + 1)
       .join(
         ', ',
       )}). ${request.endpoint ? 'Range endpoints must be unique: pick distinctive boundary lines.' : 'Add occurrence (1-based) together with line, or anchor on a more distinctive line.'}`,
-    { candidates: candidates.slice(0, 10).map((c) => preview(index.lines, c)) },
+    {
+      ...(request.field ? { anchor_field: request.field } : {}),
+      anchor: request.raw,
+      candidates: candidates.slice(0, 10).map((c) => preview(index.lines, c)),
+    },
   );
 }
 

@@ -1,17 +1,13 @@
-import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { assertFdInside, errnoOf } from './containment.js';
 import { openDirectoryInside } from './dir-handle.js';
 import { FsError } from './fs-error.js';
+import { sweepStaleTempFiles } from './stale-temp-files.js';
+import { tempFileName } from './temp-name.js';
 
-/** Temp files are named `.<name>.sandbox-approval-<hex>.tmp` so they are easy to recognise and clean up. */
-export const TEMP_MARKER = '.sandbox-approval-';
-
-export function isTempFileName(name: string): boolean {
-  return name.startsWith('.') && name.includes(TEMP_MARKER) && name.endsWith('.tmp');
-}
+export { isTempFileName, TEMP_MARKER } from './temp-name.js';
 
 /**
  * Writes `data` to `hostPath` atomically: a temp file in the same directory
@@ -19,6 +15,7 @@ export function isTempFileName(name: string): boolean {
  * then rename over the target. rename replaces the directory entry, so a
  * hardlinked or symlinked target never has its outside inode modified. A reader
  * sees the old or the new content, never a torn file. The existing mode is kept.
+ * Abandoned temp files in the directory (see stale-temp-files) are swept afterwards.
  */
 export async function writeFileAtomic(
   hostPath: string,
@@ -33,7 +30,7 @@ export async function writeFileAtomic(
     displayPath,
   });
   const target = dir.child(name);
-  const tempName = `.${name.slice(0, 100)}${TEMP_MARKER}${randomBytes(6).toString('hex')}.tmp`;
+  const tempName = tempFileName(name);
   const temp = dir.child(tempName);
   let handle: fs.FileHandle | undefined;
   try {
@@ -63,6 +60,8 @@ export async function writeFileAtomic(
     // rename replaces the entry: a hardlinked or symlinked target never has its other inode modified.
     await fs.rename(temp, target);
     await dir.sync();
+    // Temp files of writers killed mid-write (kill -9, power loss) are removed here, best effort.
+    await sweepStaleTempFiles(dir).catch(() => undefined);
     return { created: existing === undefined, bytes: buffer.length };
   } catch (error) {
     await handle?.close().catch(() => undefined);

@@ -95,6 +95,11 @@ export class DirHandle {
     }
   }
 
+  /** Names of the entries of this directory, listed through the held fd. */
+  async entries(): Promise<string[]> {
+    return fs.readdir(USE_PROC ? `/proc/self/fd/${this.handle.fd}` : this.realPath);
+  }
+
   async sync(): Promise<void> {
     await this.handle.sync().catch(() => undefined); // unsupported on some file systems; data is synced already
   }

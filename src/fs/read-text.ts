@@ -15,6 +15,15 @@ export interface TextFile {
 
 const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
+/** A regular file's raw bytes, as read by readFileBytes. */
+export interface FileBytes {
+  data: Buffer;
+  bytes: number;
+  /** SHA-256 of the raw bytes. */
+  sha256: string;
+  mode: number;
+}
+
 /**
  * Reads a text file without following a leaf symlink and without blocking on
  * FIFOs/devices (O_NONBLOCK, then fstat must say "regular file"), checks that
@@ -26,6 +35,21 @@ export async function readTextFile(
   realRoot: string,
   options: { maxBytes: number; displayPath: string },
 ): Promise<TextFile> {
+  const file = await readFileBytes(hostPath, realRoot, options);
+  return {
+    text: decodeText(file.data, options.displayPath),
+    bytes: file.bytes,
+    sha256: file.sha256,
+    mode: file.mode,
+  };
+}
+
+/** readTextFile's checks (no symlink, no blocking, inside the mount, size first) without decoding. */
+export async function readFileBytes(
+  hostPath: string,
+  realRoot: string,
+  options: { maxBytes: number; displayPath: string },
+): Promise<FileBytes> {
   const { displayPath } = options;
   let handle: fs.FileHandle;
   try {
@@ -64,12 +88,7 @@ export async function readTextFile(
         `${displayPath} grew past the limit of ${options.maxBytes} bytes while being read.`,
       );
     }
-    return {
-      text: decodeText(buffer, displayPath),
-      bytes: buffer.length,
-      sha256: sha256Hex(buffer),
-      mode: stat.mode & 0o7777,
-    };
+    return { data: buffer, bytes: buffer.length, sha256: sha256Hex(buffer), mode: stat.mode & 0o7777 };
   } finally {
     await handle.close();
   }

@@ -53,41 +53,60 @@ function isInsideOrEqual(parent: string, child: string): boolean {
   return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
 }
 
+/** Only the outer shape is checked up front; each mount is then validated on its own. */
+const ConfigShapeSchema = z.object({
+  mounts: z.array(z.unknown()).min(1, 'at least one mount is required'),
+});
+
+const issueText = (i: z.core.$ZodIssue) => `${i.path.length ? `${i.path.join('.')}: ` : ''}${i.message}`;
+
 /**
  * Validates a sandbox configuration and resolves every mount's host directory.
- * Collects every problem and throws one SandboxConfigError naming them all.
+ * Collects every problem (schema, mount point, host path, overlap) across all
+ * mounts and throws one SandboxConfigError naming them all.
  */
 export function loadMounts(input: SandboxConfigInput, basePath: string = process.cwd()): Mount[] {
-  const parsed = SandboxConfigSchema.safeParse(input);
-  if (!parsed.success) {
+  const shape = ConfigShapeSchema.safeParse(input);
+  if (!shape.success) {
     throw new SandboxConfigError(
-      parsed.error.issues.map((i) => `${i.path.length ? i.path.join('.') : 'config'}: ${i.message}`),
+      shape.error.issues.map((i) => `${i.path.length ? i.path.join('.') : 'config'}: ${i.message}`),
     );
   }
   const problems: string[] = [];
   const mounts: Mount[] = [];
   const seen = new Set<string>();
-  parsed.data.mounts.forEach((m, index) => {
-    const label = `mounts[${index}] (${m.mountPoint})`;
-    const mpProblem = mountPointProblem(m.mountPoint);
-    if (mpProblem) problems.push(`${label}: ${mpProblem}`);
-    if (seen.has(m.mountPoint)) problems.push(`${label}: duplicate mount point "${m.mountPoint}"`);
-    seen.add(m.mountPoint);
-    for (const suffix of m.suffixes ?? []) {
+  shape.data.mounts.forEach((raw, index) => {
+    const fields = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>;
+    const rawMountPoint = typeof fields.mountPoint === 'string' ? fields.mountPoint : undefined;
+    const label = `mounts[${index}]${rawMountPoint === undefined ? '' : ` (${rawMountPoint})`}`;
+    const parsed = MountSchema.safeParse(raw);
+    if (!parsed.success) for (const i of parsed.error.issues) problems.push(`${label}: ${issueText(i)}`);
+    if (rawMountPoint) {
+      const mpProblem = mountPointProblem(rawMountPoint);
+      if (mpProblem) problems.push(`${label}: ${mpProblem}`);
+      if (seen.has(rawMountPoint)) problems.push(`${label}: duplicate mount point "${rawMountPoint}"`);
+      seen.add(rawMountPoint);
+    }
+    for (const suffix of parsed.data?.suffixes ?? []) {
       if (!suffix.startsWith('.')) problems.push(`${label}: suffix "${suffix}" must start with "."`);
     }
-    const hostPath = path.resolve(basePath, m.hostPath);
+    const rawHostPath =
+      typeof fields.hostPath === 'string' && fields.hostPath !== '' ? fields.hostPath : undefined;
+    if (rawHostPath === undefined) return;
+    const hostPath = path.resolve(basePath, rawHostPath);
     let realRoot: string;
     try {
       realRoot = fs.realpathSync(hostPath);
       if (!fs.statSync(realRoot).isDirectory()) {
-        problems.push(`${label}: hostPath "${m.hostPath}" is not a directory`);
+        problems.push(`${label}: hostPath "${rawHostPath}" is not a directory`);
         return;
       }
     } catch {
-      problems.push(`${label}: hostPath "${m.hostPath}" does not exist`);
+      problems.push(`${label}: hostPath "${rawHostPath}" does not exist`);
       return;
     }
+    if (!parsed.success) return;
+    const m = parsed.data;
     mounts.push({
       mountPoint: m.mountPoint,
       hostPath,

@@ -20,3 +20,24 @@ export function grantAllows(list: readonly string[] | undefined, virtualPath: st
 export function grantReachesBelow(list: readonly string[] | undefined, virtualPath: string): boolean {
   return list === undefined || list.some((prefix) => isVirtualPrefix(virtualPath, prefix));
 }
+
+/**
+ * The grants of a derived sandbox (the caller has checked that the parent holds
+ * every one). Without `inherit` the child has exactly the listed prefixes
+ * (writing implies reading); with `inherit` it keeps the parent's access, and a
+ * list that is given narrows that kind of access.
+ */
+export function derivedGrants(
+  options: { readonly?: boolean; inherit?: boolean; allowRead?: unknown; allowWrite?: unknown },
+  allowRead: readonly string[],
+  allowWrite: readonly string[],
+): Grants {
+  const readonly = options.readonly === true;
+  const keepRead = options.inherit === true && options.allowRead === undefined;
+  const keepWrite = options.inherit === true && options.allowWrite === undefined;
+  return {
+    read: keepRead ? undefined : [...allowRead, ...allowWrite],
+    write: readonly ? [] : keepWrite ? undefined : [...allowWrite],
+    readonly,
+  };
+}

@@ -1,5 +1,4 @@
 import type fs from 'node:fs';
-import path from 'node:path';
 import { loadMounts, type Mount, type MountOptions, type SandboxConfigInput } from './config.js';
 import {
   FileTooLargeError,
@@ -10,9 +9,10 @@ import {
   PathNotWritableError,
   SuffixNotAllowedError,
 } from './errors.js';
-import { type Grants, grantAllows, UNRESTRICTED } from './grants.js';
+import { derivedGrants, type Grants, grantAllows, UNRESTRICTED } from './grants.js';
+import { notFoundError } from './not-found.js';
 import { isInsideRoot, RealPathError, resolveRealPath } from './real-path.js';
-import { closestNames, listDirectoryNames } from './suggestions.js';
+import { closestNames } from './suggestions.js';
 import {
   isVirtualPrefix,
   joinVirtual,
@@ -40,11 +40,18 @@ export interface SandboxOptions {
 }
 
 export interface DeriveOptions {
-  allowRead?: readonly string[];
-  allowWrite?: readonly string[];
+  /** Virtual prefixes the child may read (one path or several). */
+  allowRead?: string | readonly string[];
+  /** Virtual prefixes the child may write (and read). */
+  allowWrite?: string | readonly string[];
+  /** true: the child can write nothing. false: the parent must be able to write somewhere. */
   readonly?: boolean;
+  /** Start from the parent's access instead of none. */
   inherit?: boolean;
 }
+
+const asList = (v: string | readonly string[] | undefined): readonly string[] =>
+  v === undefined ? [] : typeof v === 'string' ? [v] : v;
 
 function kindOf(stat: fs.Stats | undefined): EntryKind {
   if (!stat) return 'missing';
@@ -180,7 +187,7 @@ export class Sandbox {
       throw new NotAFileError(`${vp} is a directory, not a file. Use list_files to see its contents.`);
     }
     if ((access === 'read' || access === 'list') && kind === 'missing') {
-      throw this.notFound(vp, mount, resolved.realPath);
+      throw notFoundError(vp, mount, resolved.realPath, this.mounts);
     }
     if (access !== 'list') this.checkSuffix(vp);
     return {
@@ -194,11 +201,14 @@ export class Sandbox {
 
   /**
    * A child sandbox over the same mounts. It starts with NO access unless
-   * `inherit` is set; every grant must already be held by this sandbox.
+   * `inherit` is set (then it keeps the parent's access, and `allowRead` /
+   * `allowWrite`, when given, narrow it). Every grant must already be held by
+   * this sandbox: asking for more throws (path_not_in_sandbox / path_not_writable),
+   * and so does `readonly: false` when this sandbox can write nowhere.
    */
   derive(options: DeriveOptions = {}): Sandbox {
-    const allowRead = (options.allowRead ?? []).map((p) => normalizeStrictVirtualPath(p));
-    const allowWrite = (options.allowWrite ?? []).map((p) => normalizeStrictVirtualPath(p));
+    const allowRead = asList(options.allowRead).map((p) => normalizeStrictVirtualPath(p));
+    const allowWrite = asList(options.allowWrite).map((p) => normalizeStrictVirtualPath(p));
     for (const p of allowRead) {
       if (!this.allows('read', p)) throw this.notInSandbox(p);
     }
@@ -206,13 +216,16 @@ export class Sandbox {
       if (!this.allows('write', p)) {
         throw new PathNotWritableError(
           `cannot grant write access to ${p}: the parent sandbox cannot write there.`,
+          { suggestions: this.writableRoots.slice(0, 3) },
         );
       }
     }
-    const readonly = options.readonly === true;
-    const grants: Grants = options.inherit
-      ? { read: undefined, write: readonly ? [] : undefined, readonly }
-      : { read: [...allowRead, ...allowWrite], write: readonly ? [] : allowWrite, readonly };
+    if (options.readonly === false && this.writableRoots.length === 0) {
+      throw new PathNotWritableError(
+        'cannot derive a writable sandbox (readonly: false): the parent sandbox cannot write anywhere.',
+      );
+    }
+    const grants = derivedGrants(options, allowRead, allowWrite);
     const child = Object.create(Sandbox.prototype) as Sandbox;
     Object.assign(child, { mounts: this.mounts, grants, parent: this });
     return child;
@@ -261,6 +274,7 @@ export class Sandbox {
     if (!mount) return false;
     if (access === 'write') {
       if (mount.mode !== 'rw' || this.grants.readonly || !grantAllows(this.grants.write, vp)) return false;
+      if (!grantAllows(this.grants.read, vp)) return false; // writing never reaches past what may be read
     } else if (!grantAllows(this.grants.read, vp)) {
       return false;
     }
@@ -296,30 +310,14 @@ export class Sandbox {
   private notInSandbox(vp: string): PathNotInSandboxError {
     const roots = this.readableRoots;
     const top = vp.split('/')[1] ?? '';
-    const near = closestNames(
-      top,
-      roots.map((r) => r.split('/')[1] ?? ''),
-    ).map((n) => `/${n}`);
+    // Suggest the readable roots whose first segment is closest to the one asked for.
+    const firsts = roots.map((r) => r.split('/')[1] ?? '');
+    const nearNames = new Set(closestNames(top, firsts));
+    const near = roots.filter((_, i) => nearNames.has(firsts[i]!)).slice(0, 3);
     // A path under no mount may be a host path the model guessed: do not echo it back whole.
     const shown = this.mountFor(vp) ? vp : `A path starting with "/${top.slice(0, 40)}"`;
     return new PathNotInSandboxError(`${shown} is outside the sandbox. ${this.allowedSummary()}`, {
       suggestions: near.length ? near : roots.slice(0, 3),
     });
-  }
-
-  private notFound(vp: string, mount: Mount, hostPath: string): NotFoundError {
-    const parentVirtual = path.posix.dirname(vp);
-    const wanted = path.posix.basename(vp);
-    let names = listDirectoryNames(path.dirname(hostPath));
-    if (parentVirtual === '/' || !isInsideRoot(mount.realRoot, path.dirname(hostPath))) names = [];
-    const mountNames = this.mounts
-      .filter((m) => m.mountPoint !== '/' && path.posix.dirname(m.mountPoint) === parentVirtual)
-      .map((m) => path.posix.basename(m.mountPoint));
-    if (parentVirtual === '/' && mount.mountPoint === '/') names = listDirectoryNames(mount.realRoot);
-    const suggestions = closestNames(wanted, [...names, ...mountNames]).map((n) =>
-      parentVirtual === '/' ? `/${n}` : `${parentVirtual}/${n}`,
-    );
-    const hint = suggestions.length ? ` Did you mean: ${suggestions.join(', ')}?` : '';
-    return new NotFoundError(`${vp} does not exist.${hint}`, { suggestions });
   }
 }

@@ -10,6 +10,6 @@ export const copyFile: SandboxTool<TransferInput, TransferOutput> = {
   needsApproval: (input, ctx) => transferApproval(ctx, 'copy', input),
   execute: (input, ctx) =>
     runTransfer(ctx, 'copy', input, async (e) => {
-      await saveFile(ctx, e.to, e.source.text, e.source.mode);
+      await saveFile(ctx, e.to, e.source.data, e.source.mode);
     }),
 };

@@ -1,14 +1,16 @@
 import { z } from 'zod';
 import { PREVIEW_LINES } from '../approval/payloads.js';
-import { loadFile, removeFile, withLock } from './file-io.js';
+import { ApprovalResult } from '../approval/types.js';
+import { decodeText, type FileBytes } from '../fs/read-text.js';
+import { loadBytes, removeFile, withLock } from './file-io.js';
 import { checkApprovedState } from './file-state.js';
 import { countLines, firstLines } from './text-stats.js';
 import { toolError } from './tool-error.js';
-import type { SandboxTool } from './types.js';
-import { writerApproval } from './writer.js';
+import { NONEMPTY_PATH, type SandboxTool } from './types.js';
+import { blockedFrom } from './writer.js';
 
 export const DeleteFileInput = z.object({
-  path: z.string().describe('Virtual path of the file to delete.'),
+  path: z.string().min(1, NONEMPTY_PATH).describe('Virtual path of the file to delete.'),
 });
 export type DeleteFileInput = z.infer<typeof DeleteFileInput>;
 
@@ -24,30 +26,35 @@ export const deleteFile: SandboxTool<DeleteFileInput, DeleteFileOutput> = {
     "Delete one file (not a directory). The user may be asked to approve; a deleted file can be restored with the toolset's undo.",
   inputSchema: DeleteFileInput,
 
-  needsApproval(input, ctx) {
-    return writerApproval(ctx, input.path, undefined, (resolved, current) => {
+  async needsApproval(input, ctx) {
+    try {
+      const resolved = ctx.sandbox.resolve(input.path, 'write');
+      if (!resolved.mount.writeApproval) return ApprovalResult.preApproved();
+      const current = await loadBytes(ctx, resolved);
       if (!current)
         throw toolError('not_found', `${resolved.virtualPath} does not exist; nothing to delete.`);
-      const preview = firstLines(current.text, PREVIEW_LINES);
-      return {
+      const shown = previewOf(current);
+      return ApprovalResult.needsApproval({
         type: 'delete',
-        description: `Delete ${resolved.virtualPath} (${countLines(current.text)} lines, ${current.bytes} bytes)`,
+        description: `Delete ${resolved.virtualPath} (${shown.lines === undefined ? 'binary' : `${shown.lines} lines`}, ${current.bytes} bytes)`,
         path: resolved.virtualPath,
         mount: resolved.mount.mountPoint,
         baseSha256: current.sha256,
-        fileLines: countLines(current.text),
+        fileLines: shown.lines ?? 0,
         fileBytes: current.bytes,
-        preview: preview.text,
-        previewTruncated: preview.truncated,
-      };
-    });
+        preview: shown.text,
+        previewTruncated: shown.truncated,
+      });
+    } catch (error) {
+      return blockedFrom(error);
+    }
   },
 
   async execute(input, ctx) {
     const first = ctx.sandbox.resolve(input.path, 'write');
     return withLock(first, async () => {
       const resolved = ctx.sandbox.resolve(input.path, 'write');
-      const current = await loadFile(ctx, resolved);
+      const current = await loadBytes(ctx, resolved);
       if (!current)
         throw toolError('not_found', `${resolved.virtualPath} does not exist; nothing to delete.`);
       checkApprovedState(ctx, resolved.virtualPath, ctx.approvedBaseSha256, current);
@@ -57,10 +64,21 @@ export const deleteFile: SandboxTool<DeleteFileInput, DeleteFileOutput> = {
         path: resolved.virtualPath,
         beforeSha256: current.sha256,
         afterSha256: null,
-        beforeContent: Buffer.from(current.text, 'utf8'),
+        beforeContent: current.data,
         beforeMode: current.mode,
       });
       return { path: resolved.virtualPath, deleted: true as const, bytes: current.bytes };
     });
   },
 };
+
+/** What the user is shown of a file about to be deleted: its first lines, or a note for binary content. */
+function previewOf(file: FileBytes): { lines: number | undefined; text: string; truncated: boolean } {
+  let text: string;
+  try {
+    text = decodeText(file.data, '');
+  } catch {
+    return { lines: undefined, text: `(binary file, ${file.bytes} bytes: not shown)`, truncated: false };
+  }
+  return { lines: countLines(text), ...firstLines(text, PREVIEW_LINES) };
+}

@@ -5,11 +5,11 @@ import { replaceInText } from '../edit/replace-in-text.js';
 import type { LoadedFile } from './file-io.js';
 import { countLines, toModelText } from './text-stats.js';
 import { toolError } from './tool-error.js';
-import type { SandboxTool, ToolContext } from './types.js';
+import { NONEMPTY_PATH, type SandboxTool, type ToolContext } from './types.js';
 import { applyWrite, writerApproval } from './writer.js';
 
 export const EditFileInput = z.object({
-  path: z.string().describe('Virtual path of the file to edit.'),
+  path: z.string().min(1, NONEMPTY_PATH).describe('Virtual path of the file to edit.'),
   old_string: z.string().describe('The exact text to replace, with enough surrounding context to be unique.'),
   new_string: z.string().describe('The replacement text (may be empty to delete).'),
   replace_all: z

@@ -1,17 +1,17 @@
 import { z } from 'zod';
 import type { LinesEditPayload } from '../approval/payloads.js';
-import { applyLineEdits } from '../edit/apply-line-edits.js';
+import { type AutoCorrection, applyLineEdits } from '../edit/apply-line-edits.js';
 import { boundedUnifiedDiff } from '../edit/bounded-diff.js';
 import { type LineEditOp, LineEditOpSchema } from '../edit/line-edit-ops.js';
 import type { LoadedFile } from './file-io.js';
 import { countLines } from './text-stats.js';
 import { toolError } from './tool-error.js';
-import type { SandboxTool, ToolContext } from './types.js';
+import { NONEMPTY_PATH, type SandboxTool, type ToolContext } from './types.js';
 import { applyWrite, writerApproval } from './writer.js';
 
 export const EditLinesInput = z
   .object({
-    path: z.string().optional().describe('Virtual path of the file to edit.'),
+    path: z.string().min(1, NONEMPTY_PATH).optional().describe('Virtual path of the file to edit.'),
     file_path: z.string().optional().describe('Deprecated alias of `path`.'),
     operations: z
       .array(LineEditOpSchema)
@@ -40,7 +40,7 @@ export interface EditLinesOutput {
   anchors_valid_through: number;
   must_refresh_from_line: number;
   diff: string;
-  auto_corrections: string[];
+  auto_corrections: AutoCorrection[];
   warnings: string[];
   baseline_continuity: 'clean' | 'mixed';
   writer_type: 'edit';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import { type DirHandle, openDirectoryInside } from '../fs/dir-handle.js';
 import { withFileLock } from '../fs/file-lock.js';
-import { readTextFile } from '../fs/read-text.js';
+import { type FileBytes, readFileBytes, readTextFile } from '../fs/read-text.js';
 import { sha256Hex } from '../fs/state-tracker.js';
 import { NotAFileError } from '../sandbox/errors.js';
 import type { ResolvedPath } from '../sandbox/sandbox.js';
@@ -33,14 +33,29 @@ export async function loadFile(ctx: ToolContext, resolved: ResolvedPath): Promis
   return { text: file.text, bytes: file.bytes, sha256: file.sha256, mode: file.mode };
 }
 
-/** Atomically writes text (temp file + rename in the same directory, mode kept). */
+/**
+ * Loads an existing file's raw bytes (same checks as loadFile, any content), or
+ * undefined if missing. For tools that move whole files: copy, move, delete, undo.
+ */
+export async function loadBytes(ctx: ToolContext, resolved: ResolvedPath): Promise<FileBytes | undefined> {
+  if (resolved.kind === 'missing') return undefined;
+  return readFileBytes(resolved.hostPath, resolved.mount.realRoot, {
+    maxBytes: maxBytesFor(ctx, resolved),
+    displayPath: resolved.virtualPath,
+  });
+}
+
+/** Atomically writes text or bytes (temp file + rename in the same directory, mode kept). */
 export async function saveFile(
   ctx: ToolContext,
   resolved: ResolvedPath,
-  text: string,
+  text: string | Buffer,
   mode?: number,
 ): Promise<{ created: boolean; bytes: number; sha256: string }> {
-  ctx.sandbox.checkSize(resolved.virtualPath, Buffer.byteLength(text, 'utf8'));
+  ctx.sandbox.checkSize(
+    resolved.virtualPath,
+    typeof text === 'string' ? Buffer.byteLength(text, 'utf8') : text.length,
+  );
   const result = await writeFileAtomic(resolved.hostPath, resolved.mount.realRoot, text, {
     ...(mode === undefined ? {} : { mode }),
     createParents: true,

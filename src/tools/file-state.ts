@@ -13,13 +13,17 @@ export interface LatestFileState extends FileState {
 }
 
 /** Records a new version for the file and returns its state, with content when small enough. */
+/** What state checks need of a file: its hash, and its text when it was loaded as text. */
+type KnownFile = Pick<LoadedFile, 'sha256'> & { text?: string };
+
 export function latestState(
   ctx: ToolContext,
   virtualPath: string,
-  file: LoadedFile | undefined,
+  file: KnownFile | undefined,
 ): LatestFileState {
   const sha256 = file?.sha256 ?? EMPTY_SHA256;
   const state: LatestFileState = { ...ctx.state.record(virtualPath, sha256) };
+  if (file && file.text === undefined) return state; // loaded as bytes (move/copy/delete): no content
   const text = file?.text ?? '';
   if (text.length <= ctx.limits.readMaxChars)
     state.content = text.replace(/^\uFEFF/, '').replaceAll('\r\n', '\n');
@@ -52,7 +56,7 @@ export function checkApprovedState(
   ctx: ToolContext,
   virtualPath: string,
   approved: string | null | undefined,
-  current: LoadedFile | undefined,
+  current: KnownFile | undefined,
 ): void {
   if (approved === undefined) return;
   const actual = current?.sha256 ?? null;

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { ApprovalConfig } from '../approval/config.js';
 import type { ApprovalResult } from '../approval/types.js';
 import { StateTracker } from '../fs/state-tracker.js';
+import { InvalidArgumentError } from '../sandbox/errors.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
 import { ChangeJournal, type ChangeRecord } from './change-journal.js';
 import { copyFile } from './copy-file.js';
@@ -59,6 +60,12 @@ export class FileSystemToolset {
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };
     this.journal = new ChangeJournal(this.limits.journalBudgetBytes);
     const names = options.tools ?? (Object.keys(BUILTIN_TOOLS) as ToolName[]);
+    const unknown = names.filter((n) => !Object.hasOwn(BUILTIN_TOOLS, n));
+    if (unknown.length > 0) {
+      throw new InvalidArgumentError(
+        `Unknown tool name${unknown.length === 1 ? '' : 's'} in options.tools: ${unknown.join(', ')}. Built-in tools: ${Object.keys(BUILTIN_TOOLS).join(', ')}.`,
+      );
+    }
     this.tools = new Map(names.map((n) => [n, BUILTIN_TOOLS[n]]));
   }
 

@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { ApprovalResult } from '../approval/types.js';
+import { isTempFileName } from '../fs/temp-name.js';
 import type { Mount } from '../sandbox/config.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
 import { isVirtualPrefix } from '../sandbox/virtual-path.js';
@@ -33,17 +34,29 @@ interface WalkRoot {
   mount: Mount;
 }
 
-/** Directories to walk: the resolved one, or the mounts below a virtual directory that has none. */
+/**
+ * Directories to walk: the listed one when it is readable; otherwise (no mount
+ * there, or a derived sandbox granted only parts of it) the outermost readable
+ * roots below it, so "/" lists whatever may be read.
+ */
 function walkRoots(sandbox: Sandbox, dir: string): WalkRoot[] {
   const vp = sandbox.normalize(dir);
-  const below = sandbox.mounts.filter((m) => m.mountPoint !== vp && isVirtualPrefix(vp, m.mountPoint));
-  if (sandbox.mountFor(vp)) {
+  if (sandbox.canRead(vp)) {
     const resolved = sandbox.resolve(vp, 'list');
     return [{ virtualDir: resolved.virtualPath, hostDir: resolved.hostPath, mount: resolved.mount }];
   }
-  const roots = below
-    .filter((m) => sandbox.canRead(m.mountPoint))
-    .map((m) => ({ virtualDir: m.mountPoint, hostDir: m.realRoot, mount: m }));
+  const below = sandbox.readableRoots.filter((r) => r !== vp && isVirtualPrefix(vp, r));
+  const outermost = below.filter((r) => !below.some((o) => o !== r && isVirtualPrefix(o, r)));
+  const roots: WalkRoot[] = [];
+  for (const root of outermost) {
+    try {
+      const resolved = sandbox.resolve(root, 'list');
+      if (resolved.kind === 'directory')
+        roots.push({ virtualDir: resolved.virtualPath, hostDir: resolved.hostPath, mount: resolved.mount });
+    } catch {
+      // a granted root that does not exist (yet): nothing to list there
+    }
+  }
   if (roots.length === 0) sandbox.resolve(vp, 'list'); // throws the standard, helpful error
   return roots;
 }
@@ -107,6 +120,7 @@ export const listFiles: SandboxTool<ListFilesInput, ListFilesOutput> = {
         }
         for (const entry of entries) {
           visited++;
+          if (isTempFileName(entry.name)) continue; // an atomic write in progress (or abandoned)
           const vp = dir.virtualDir === '/' ? `/${entry.name}` : `${dir.virtualDir}/${entry.name}`;
           // A nested mount shadows the host directory at its mount point.
           const owner = ctx.sandbox.mountFor(vp);

@@ -6,11 +6,11 @@ import type { LoadedFile } from './file-io.js';
 import { EMPTY_SHA256, type LatestFileState, latestState } from './file-state.js';
 import { countLines } from './text-stats.js';
 import { toolError } from './tool-error.js';
-import type { SandboxTool, ToolContext } from './types.js';
+import { NONEMPTY_PATH, type SandboxTool, type ToolContext } from './types.js';
 import { applyWrite, writerApproval } from './writer.js';
 
 export const PatchFileInput = z.object({
-  path: z.string().describe('Virtual path of the file to patch (or to create).'),
+  path: z.string().min(1, NONEMPTY_PATH).describe('Virtual path of the file to patch (or to create).'),
   unified_diff: z.string().describe('A unified diff of the change (@@ hunks with context, - and + lines).'),
   base_sha256: z
     .string()

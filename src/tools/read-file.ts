@@ -4,11 +4,11 @@ import { renderHashedLines } from '../edit/line-hash.js';
 import { loadFile } from './file-io.js';
 import { countLines, toModelText } from './text-stats.js';
 import { toolError } from './tool-error.js';
-import type { SandboxTool } from './types.js';
+import { NONEMPTY_PATH, type SandboxTool } from './types.js';
 import { blockedFrom } from './writer.js';
 
 export const ReadFileInput = z.object({
-  path: z.string().describe('Virtual path of the file, e.g. "/src/index.ts".'),
+  path: z.string().min(1, NONEMPTY_PATH).describe('Virtual path of the file, e.g. "/src/index.ts".'),
   offset: z.number().int().min(1).optional().describe('1-based line to start at (default 1).'),
   limit: z.number().int().min(1).optional().describe('Maximum number of lines to return.'),
   hashes: z

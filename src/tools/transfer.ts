@@ -1,17 +1,18 @@
 import { z } from 'zod';
 import type { CopyPayload, MovePayload } from '../approval/payloads.js';
 import { ApprovalResult } from '../approval/types.js';
+import type { FileBytes } from '../fs/read-text.js';
 import type { ResolvedPath } from '../sandbox/sandbox.js';
-import { type LoadedFile, loadFile, withLock } from './file-io.js';
+import { loadBytes, withLock } from './file-io.js';
 import { checkApprovedState } from './file-state.js';
 import { toolError } from './tool-error.js';
-import type { ToolContext } from './types.js';
+import { NONEMPTY_PATH, type ToolContext } from './types.js';
 import { blockedFrom } from './writer.js';
 
 /** Shared by move_file and copy_file. */
 export const TransferInput = z.object({
-  source: z.string().describe('Virtual path of the existing file.'),
-  destination: z.string().describe('Virtual path to move/copy it to.'),
+  source: z.string().min(1, NONEMPTY_PATH).describe('Virtual path of the existing file.'),
+  destination: z.string().min(1, NONEMPTY_PATH).describe('Virtual path to move/copy it to.'),
   overwrite: z.boolean().optional().describe('Replace an existing destination (default false: refuse).'),
 });
 export type TransferInput = z.infer<typeof TransferInput>;
@@ -26,8 +27,9 @@ export interface TransferOutput {
 interface Endpoints {
   from: ResolvedPath;
   to: ResolvedPath;
-  source: LoadedFile;
-  existing: LoadedFile | undefined;
+  /** Raw bytes: any file can be moved or copied, text or not. */
+  source: FileBytes;
+  existing: FileBytes | undefined;
 }
 
 async function endpoints(ctx: ToolContext, kind: 'move' | 'copy', input: TransferInput): Promise<Endpoints> {
@@ -36,9 +38,9 @@ async function endpoints(ctx: ToolContext, kind: 'move' | 'copy', input: Transfe
   if (from.hostPath === to.hostPath) {
     throw toolError('invalid_argument', `source and destination are the same file (${to.virtualPath}).`);
   }
-  const source = await loadFile(ctx, from);
+  const source = await loadBytes(ctx, from);
   if (!source) throw toolError('not_found', `${from.virtualPath} does not exist.`);
-  const existing = await loadFile(ctx, to);
+  const existing = await loadBytes(ctx, to);
   if (existing && !input.overwrite) {
     throw toolError(
       'invalid_argument',
@@ -99,9 +101,7 @@ export async function runTransfer(
         ...(kind === 'move' ? { fromPath: e.from.virtualPath } : {}),
         beforeSha256: e.existing?.sha256 ?? null,
         afterSha256: e.source.sha256,
-        ...(e.existing
-          ? { beforeContent: Buffer.from(e.existing.text, 'utf8'), beforeMode: e.existing.mode }
-          : {}),
+        ...(e.existing ? { beforeContent: e.existing.data, beforeMode: e.existing.mode } : {}),
       });
       ctx.state.record(e.to.virtualPath, e.source.sha256);
       return {

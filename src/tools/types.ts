@@ -69,3 +69,6 @@ export interface FileState {
   version: number;
   sha256: string;
 }
+
+/** zod message for an empty path argument. */
+export const NONEMPTY_PATH = 'must not be empty: give a virtual path such as "/src/index.ts"';

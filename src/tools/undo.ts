@@ -1,4 +1,4 @@
-import { loadFile, removeFile, saveFile, withLock } from './file-io.js';
+import { loadBytes, removeFile, saveFile, withLock } from './file-io.js';
 import { toolError } from './tool-error.js';
 import type { ToolContext } from './types.js';
 
@@ -17,7 +17,7 @@ export async function undoLastChange(ctx: ToolContext): Promise<UndoOutput> {
   const target = ctx.sandbox.resolve(last.path, 'write');
   return withLock(target, async () => {
     const resolved = ctx.sandbox.resolve(last.path, 'write');
-    const current = await loadFile(ctx, resolved);
+    const current = await loadBytes(ctx, resolved);
     if ((current?.sha256 ?? null) !== last.afterSha256) {
       throw toolError(
         'state_mismatch',
@@ -36,13 +36,13 @@ export async function undoLastChange(ctx: ToolContext): Promise<UndoOutput> {
       if (source.kind !== 'missing') {
         throw toolError('state_mismatch', `Cannot undo the move: ${last.fromPath} exists again.`);
       }
-      await saveFile(ctx, source, current!.text, current!.mode);
+      await saveFile(ctx, source, current!.data, current!.mode);
       ctx.state.record(source.virtualPath, current!.sha256);
     }
     if (last.beforeSha256 === null) {
       if (current) await removeFile(resolved);
     } else {
-      await saveFile(ctx, resolved, last.beforeContent!.toString('utf8'), last.beforeMode);
+      await saveFile(ctx, resolved, last.beforeContent!, last.beforeMode);
       ctx.state.record(resolved.virtualPath, last.beforeSha256);
     }
     ctx.journal.pop();

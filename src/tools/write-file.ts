@@ -3,11 +3,11 @@ import { PREVIEW_LINES, type WritePayload } from '../approval/payloads.js';
 import { boundedUnifiedDiff } from '../edit/bounded-diff.js';
 import type { LoadedFile } from './file-io.js';
 import { byteLength, countLines, firstLines } from './text-stats.js';
-import type { SandboxTool, ToolContext } from './types.js';
+import { NONEMPTY_PATH, type SandboxTool, type ToolContext } from './types.js';
 import { applyWrite, writerApproval } from './writer.js';
 
 export const WriteFileInput = z.object({
-  path: z.string().describe('Virtual path of the file to create or overwrite.'),
+  path: z.string().min(1, NONEMPTY_PATH).describe('Virtual path of the file to create or overwrite.'),
   content: z.string().describe('The complete new content of the file.'),
   base_sha256: z
     .string()

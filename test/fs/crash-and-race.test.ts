@@ -4,6 +4,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { isTempFileName } from '../../src/fs/atomic-write.js';
+import { openDirectoryInside } from '../../src/fs/dir-handle.js';
+import { DEAD_WRITER_GRACE_MS, sweepStaleTempFiles } from '../../src/fs/stale-temp-files.js';
 import { tempDir } from '../helpers/temp-project.js';
 
 const here = import.meta.dirname;
@@ -39,8 +41,16 @@ describe('atomic writes survive kill -9', () => {
     // Killed writers leave their temp files behind; they are recognisable for cleanup.
     const leftovers = fs.readdirSync(dir).filter((n) => n !== 'big.txt');
     expect(leftovers.every(isTempFileName)).toBe(true);
+    // Their writers are dead: once past the grace period, the next write's sweep removes them all.
+    const handle = await openDirectoryInside(dir, dir, { create: false, displayPath: '/' });
+    const swept = await sweepStaleTempFiles(handle, {
+      now: Date.now() + DEAD_WRITER_GRACE_MS + 1_000,
+      force: true,
+    }).finally(() => handle.close());
+    expect(swept.sort()).toEqual([...leftovers].sort());
+    expect(fs.readdirSync(dir)).toEqual(['big.txt']);
     console.log(
-      `kill -9 test: ${kills} kills, 0 torn files, ${leftovers.length} recognisable temp files left`,
+      `kill -9 test: ${kills} kills, 0 torn files, ${leftovers.length} recognisable temp files left, ${swept.length} removed by the stale-temp sweep`,
     );
   }, 120_000);
 });

@@ -112,3 +112,26 @@ describe('mount configuration', () => {
     expect(sandbox.canWrite('/p/nested/a.txt')).toBe(false);
   });
 });
+
+describe('mount configuration errors', () => {
+  it('still names host-path and mount-point problems when another field fails the schema', () => {
+    const dir = tempDir();
+    const e = configError(
+      () =>
+        new Sandbox({
+          mounts: [
+            { hostPath: path.join(dir, 'missing'), mountPoint: 'nope', mode: 'rx' as never },
+            { hostPath: dir, mountPoint: '/ok', maxFileBytes: -1 },
+            { mountPoint: '/no-host' } as never,
+          ],
+        }),
+    );
+    const text = e.problems.join('\n');
+    expect(text).toMatch(/mounts\[0\] \(nope\): mode/);
+    expect(text).toMatch(/mounts\[0\] \(nope\): mount point "nope" must start with "\/"/);
+    expect(text).toMatch(/mounts\[0\] \(nope\): hostPath ".*missing" does not exist/);
+    expect(text).toMatch(/mounts\[1\] \(\/ok\): maxFileBytes/);
+    expect(text).toMatch(/mounts\[2\] \(\/no-host\): hostPath/);
+    expect(e.problems).toHaveLength(5);
+  });
+});

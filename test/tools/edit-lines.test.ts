@@ -199,7 +199,13 @@ describe('edit_lines', () => {
         ],
       }),
     );
-    expect((swapped.auto_corrections as string[])[0]).toMatch(/swapped/);
+    expect(swapped.auto_corrections).toEqual([
+      {
+        type: 'range_order_swapped',
+        detail: 'start_line (4) was after end_line (3). Swapped automatically.',
+        operation: 1,
+      },
+    ]);
   });
 
   it('rolls back suspicious results (safety_check_failed) unless sanity is warn', async () => {

@@ -1,0 +1,26 @@
+import { randomBytes } from 'node:crypto';
+
+/**
+ * Atomic writes go through a temp file named `.<name>.sandbox-approval-<pid>-<hex>.tmp`
+ * in the target's directory: recognisable (to hide and to clean up) and carrying
+ * the writer's pid, so a file left by a killed writer can be told from one in use.
+ */
+export const TEMP_MARKER = '.sandbox-approval-';
+
+// `<pid>-` is absent from names written by earlier versions.
+const TEMP_NAME = /^\..*\.sandbox-approval-(?:(\d{1,10})-)?[0-9a-f]{12}\.tmp$/s;
+
+export function tempFileName(target: string): string {
+  return `.${target.slice(0, 100)}${TEMP_MARKER}${process.pid}-${randomBytes(6).toString('hex')}.tmp`;
+}
+
+/** True for names of our atomic-write temp files (and nothing a user is likely to name a file). */
+export function isTempFileName(name: string): boolean {
+  return TEMP_NAME.test(name);
+}
+
+/** The writer pid in a temp file name; undefined when the name has none (or is not ours). */
+export function tempFileOwner(name: string): number | undefined {
+  const pid = TEMP_NAME.exec(name)?.[1];
+  return pid === undefined ? undefined : Number(pid);
+}
