@@ -16,6 +16,29 @@ function linesWithEnds(text: string): string[] {
   return text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
 }
 
+/** Chunk compared by one native string comparison before falling back to single characters. */
+const CHUNK = 4096;
+
+/** Length of the common prefix: whole chunks compared natively (memcmp), then the last chunk by character. */
+function commonPrefix(a: string, b: string, max: number): number {
+  let i = 0;
+  while (i + CHUNK <= max && a.slice(i, i + CHUNK) === b.slice(i, i + CHUNK)) i += CHUNK;
+  while (i < max && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  return i;
+}
+
+/** Length of the common suffix, at most `max` characters, the same way from the ends. */
+function commonSuffix(a: string, b: string, max: number): number {
+  let j = 0;
+  while (
+    j + CHUNK <= max &&
+    a.slice(a.length - j - CHUNK, a.length - j) === b.slice(b.length - j - CHUNK, b.length - j)
+  )
+    j += CHUNK;
+  while (j < max && a.charCodeAt(a.length - 1 - j) === b.charCodeAt(b.length - 1 - j)) j++;
+  return j;
+}
+
 /**
  * Characters at the start and end that both texts share, cut back to whole lines and
  * kept `context` lines away from the change (those lines belong in the diff).
@@ -26,10 +49,8 @@ function sharedEnds(
   context: number,
 ): { head: number; tail: number; lineOffset: number } {
   const max = Math.min(a.length, b.length);
-  let i = 0;
-  while (i < max && a.charCodeAt(i) === b.charCodeAt(i)) i++;
-  let j = 0;
-  while (j < max - i && a.charCodeAt(a.length - 1 - j) === b.charCodeAt(b.length - 1 - j)) j++;
+  const i = commonPrefix(a, b, max);
+  const j = commonSuffix(a, b, max - i);
   // Head: back to a line start, then `context` more lines back.
   let head = a.lastIndexOf('\n', i - 1) + 1;
   for (let k = 0; k < context && head > 0; k++) head = a.lastIndexOf('\n', head - 2) + 1;
