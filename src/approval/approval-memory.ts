@@ -1,6 +1,12 @@
 import { canonicalJson } from './canonical-json.js';
 import type { ApprovalPayload } from './payloads.js';
-import type { ApprovalMemoryView, ApprovalRequest, RememberedApproval, RememberScopeName } from './types.js';
+import type {
+  ApprovalDecision,
+  ApprovalMemoryView,
+  ApprovalRequest,
+  RememberedApproval,
+  RememberScopeName,
+} from './types.js';
 
 const SCOPES: readonly RememberScopeName[] = ['call', 'file', 'mount', 'tool'];
 
@@ -56,6 +62,7 @@ export class ApprovalMemory implements ApprovalMemoryView {
     request: ApprovalRequest,
     scope: RememberScopeName,
     approved = true,
+    note?: string,
   ): RememberedApproval | undefined {
     const key = keyFor(request, scope);
     if (key === undefined) return undefined;
@@ -65,6 +72,7 @@ export class ApprovalMemory implements ApprovalMemoryView {
       toolName: request.toolName,
       label: labelFor(request, scope),
       approved,
+      ...(!approved && note ? { note } : {}),
       createdAt: new Date().toISOString(),
     };
     this.entries.set(key, entry);
@@ -95,4 +103,10 @@ export class ApprovalMemory implements ApprovalMemoryView {
   clear(): void {
     this.entries.clear();
   }
+}
+
+/** The decision a remembered entry stands for; a remembered denial repeats the user's note. */
+export function rememberedDecision(hit: RememberedApproval): ApprovalDecision {
+  if (hit.approved) return { approved: true };
+  return { approved: false, note: `Denied earlier (${hit.label})${hit.note ? `: ${hit.note}` : '.'}` };
 }

@@ -1,13 +1,14 @@
 import { withFileLock } from '../fs/file-lock.js';
 import type { ChangeRecord } from '../tools/change-journal.js';
 import type { ToolCallContext, ToolOutcome } from '../tools/types.js';
-import { ApprovalMemory } from './approval-memory.js';
+import { ApprovalMemory, rememberedDecision } from './approval-memory.js';
 import { type AuditDecision, type AuditEvent, type AuditSink, fanOut } from './audit-events.js';
 import { type ApprovalConfig, describeCall, genericPayload, needsApprovalFromConfig } from './config.js';
 import { ApprovalAborted } from './errors.js';
 import type { ApprovalPayload } from './payloads.js';
 import { SerialQueue } from './serial-queue.js';
 import type { ApprovalCallback, ApprovalDecision, ApprovalRequest, ApprovalResult } from './types.js';
+import { describeUserChanges } from './user-edit.js';
 import { rememberScopeOf, validateDecision } from './validate-decision.js';
 
 /** What ApprovalToolset needs of the toolset it wraps (FileSystemToolset, or any custom one). */
@@ -45,6 +46,8 @@ export class ApprovalToolset<T extends InnerToolset = InnerToolset> {
   private readonly config: ApprovalConfig;
   private readonly emit: AuditSink;
   private readonly queue = new SerialQueue();
+  /** Bumped when the user quits: requests already waiting then are aborted too, never shown. */
+  private aborts = 0;
 
   constructor(inner: T, options: ApprovalToolsetOptions) {
     if (typeof options?.approve !== 'function')
@@ -74,14 +77,20 @@ export class ApprovalToolset<T extends InnerToolset = InnerToolset> {
    */
   async callTool(name: string, args: unknown, ctx: ToolCallContext = {}): Promise<ToolOutcome> {
     const keys = pathKeys(args);
-    const run = () => this.callUnlocked(name, args, ctx);
+    const aborts = this.aborts;
+    const run = () => this.callUnlocked(name, args, ctx, aborts);
     return keys.reduceRight<() => Promise<ToolOutcome>>(
       (next, key) => () => withFileLock(`approval\0${key}`, next),
       run,
     )();
   }
 
-  private async callUnlocked(name: string, args: unknown, ctx: ToolCallContext): Promise<ToolOutcome> {
+  private async callUnlocked(
+    name: string,
+    args: unknown,
+    ctx: ToolCallContext,
+    abortsAtCall: number,
+  ): Promise<ToolOutcome> {
     const started = performance.now();
     const base = { toolName: name, ...(ctx.toolCallId ? { toolCallId: ctx.toolCallId } : {}) };
     const event = (e: Omit<AuditEvent, 'toolName' | 'timestamp'>) =>
@@ -121,6 +130,7 @@ export class ApprovalToolset<T extends InnerToolset = InnerToolset> {
     const where = { path: payload.path, payloadType: payload.type };
     const decided = await this.decide(
       request,
+      abortsAtCall,
       (decision, how, remember) =>
         event({
           type: 'approval_decided',
@@ -137,38 +147,54 @@ export class ApprovalToolset<T extends InnerToolset = InnerToolset> {
     return finish(await this.inner.callTool(name, args, bindTo(ctx, payload)), payload.path);
   }
 
+  /** The changes applied through the inner toolset (its change journal), oldest first. */
   history(): ChangeRecord[] {
     return this.inner.history?.() ?? [];
   }
 
-  undo(): Promise<ToolOutcome> {
-    if (!this.inner.undo)
-      return Promise.resolve({
-        ok: false,
-        error: { code: 'invalid_argument', message: 'This toolset keeps no change history.' },
-      });
-    return this.inner.undo();
+  /** Restores the last change (the user's action, not the model's: no prompt), audited as `undo`. */
+  async undo(): Promise<ToolOutcome> {
+    const started = performance.now();
+    const event = (e: Omit<AuditEvent, 'toolName' | 'timestamp'>) =>
+      this.emit({ toolName: 'undo', ...e, timestamp: new Date().toISOString() });
+    const last = this.history().at(-1);
+    const path = last ? { path: last.path } : {};
+    event({ type: 'tool_call', ...path });
+    const outcome: ToolOutcome = this.inner.undo
+      ? await this.inner.undo()
+      : { ok: false, error: { code: 'invalid_argument', message: 'This toolset keeps no change history.' } };
+    event({
+      type: 'tool_result',
+      ...path,
+      ok: outcome.ok,
+      ...(outcome.ok ? {} : { code: outcome.error.code }),
+      durationMs: Math.round(performance.now() - started),
+    });
+    return outcome;
   }
 
   /** Memory first; otherwise the callback, one request at a time (memory re-checked after waiting). */
   private async decide(
     request: ApprovalRequest,
+    abortsAtCall: number,
     onDecided: (d: ApprovalDecision, how: AuditDecision, remember?: string) => void,
     onRequested: () => void,
   ): Promise<ApprovalDecision> {
     const remembered = (): ApprovalDecision | undefined => {
       const hit = this.memory.lookup(request);
       if (!hit) return undefined;
-      const decision = {
-        approved: hit.approved,
-        ...(hit.approved ? {} : { note: `Denied earlier (${hit.label}).` }),
-      };
+      const decision = rememberedDecision(hit);
       onDecided(decision, 'remembered');
       return decision;
     };
     const early = remembered();
     if (early) return early;
     return this.queue.run(async () => {
+      if (this.aborts !== abortsAtCall) {
+        // The user quit while this call waited: the run is over, do not show it.
+        onDecided({ approved: false }, 'aborted');
+        throw new ApprovalAborted('The run was aborted at an earlier approval prompt.');
+      }
       const late = remembered();
       if (late) return late;
       onRequested();
@@ -176,11 +202,14 @@ export class ApprovalToolset<T extends InnerToolset = InnerToolset> {
       try {
         decision = validateDecision(await this.approve(request));
       } catch (error) {
-        if (error instanceof ApprovalAborted) onDecided({ approved: false }, 'aborted');
+        if (error instanceof ApprovalAborted) {
+          this.aborts++;
+          onDecided({ approved: false }, 'aborted');
+        }
         throw error;
       }
       const scope = rememberScopeOf(decision);
-      if (scope) this.memory.remember(request, scope, decision.approved);
+      if (scope) this.memory.remember(request, scope, decision.approved, decision.note);
       onDecided(decision, decision.approved ? 'approved' : 'denied', scope);
       return decision;
     });
@@ -207,15 +236,12 @@ export class ApprovalToolset<T extends InnerToolset = InnerToolset> {
     }
     const outcome = await this.inner.callTool(name, edited, bindTo(ctx, shown));
     if (!outcome.ok) return outcome;
-    const changed = Object.keys(edited).filter(
-      (k) => JSON.stringify(edited[k]) !== JSON.stringify((original as Record<string, unknown>)?.[k]),
-    );
     return {
       ok: true,
       data: {
         ...(outcome.data as object),
         user_modified: true,
-        user_changes: `The user edited ${changed.join(', ') || 'the arguments'} before approving; the file now has the user's version${decision.note ? ` (${decision.note})` : ''}. Re-read it before further edits.`,
+        user_changes: describeUserChanges(original, edited, decision.note),
       },
     };
   }

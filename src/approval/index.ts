@@ -1,4 +1,4 @@
-export { ApprovalMemory } from './approval-memory.js';
+export { ApprovalMemory, rememberedDecision } from './approval-memory.js';
 export { ApprovalToolset, type ApprovalToolsetOptions, type InnerToolset } from './approval-toolset.js';
 export {
   type AuditDecision,
@@ -14,4 +14,5 @@ export * from './errors.js';
 export * from './payloads.js';
 export { approveAll, denyAll, strict, withMemory } from './policies.js';
 export * from './types.js';
+export { describeUserChanges } from './user-edit.js';
 export { rememberScopeOf, validateDecision } from './validate-decision.js';

@@ -1,6 +1,6 @@
-import type { ApprovalMemory } from './approval-memory.js';
+import { type ApprovalMemory, rememberedDecision } from './approval-memory.js';
 import type { ApprovalCallback, ApprovalDecision } from './types.js';
-import { rememberScopeOf } from './validate-decision.js';
+import { rememberScopeOf, validateDecision } from './validate-decision.js';
 
 /** Approves everything that reaches it (blocked calls never do). For trusted, unattended runs. */
 export function approveAll(): ApprovalCallback {
@@ -24,14 +24,10 @@ export function strict(): ApprovalCallback {
 export function withMemory(callback: ApprovalCallback, memory: ApprovalMemory): ApprovalCallback {
   return async (request) => {
     const hit = memory.lookup(request);
-    if (hit)
-      return {
-        approved: hit.approved,
-        ...(hit.approved ? {} : { note: `Denied earlier for ${hit.label}.` }),
-      };
-    const decision: ApprovalDecision = await callback(request);
+    if (hit) return rememberedDecision(hit);
+    const decision: ApprovalDecision = validateDecision(await callback(request));
     const scope = rememberScopeOf(decision);
-    if (scope) memory.remember(request, scope, decision.approved);
+    if (scope) memory.remember(request, scope, decision.approved, decision.note);
     return decision;
   };
 }

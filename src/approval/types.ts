@@ -63,6 +63,8 @@ export interface RememberedApproval {
   /** Human-readable: "edit_file on /src/a.ts", "write_file anywhere under /src". */
   label: string;
   approved: boolean;
+  /** For a remembered denial: the user's note, given to the model again on each refused call. */
+  note?: string;
   createdAt: string;
 }
 

@@ -1,6 +1,6 @@
 import { diffWordsWithSpace } from 'diff';
-import { fitWidth, sanitizeLine } from './sanitize.js';
-import type { Style } from './style.js';
+import { fitWidth, sanitizeLine, shiftLeft } from './sanitize.js';
+import { type Style, visibleLength } from './style.js';
 
 interface Row {
   kind: 'hunk' | 'context' | 'add' | 'del' | 'note';
@@ -45,13 +45,16 @@ export function diffStats(unifiedDiff: string): { added: number; removed: number
   return { added, removed };
 }
 
-/** Word-level highlights for a removed/added pair: only the changed words are marked. */
+/**
+ * Word-level highlights for a removed/added pair: only the changed words are
+ * marked. Takes sanitised lines (tabs already expanded against the whole line).
+ */
 function wordPair(oldText: string, newText: string, style: Style): [string, string] {
   const parts = diffWordsWithSpace(oldText, newText);
   let del = '';
   let add = '';
   for (const p of parts) {
-    const text = sanitizeLine(p.value);
+    const text = p.value;
     if (p.added) add += style.addWord(text);
     else if (p.removed) del += style.delWord(text);
     else {
@@ -62,10 +65,16 @@ function wordPair(oldText: string, newText: string, style: Style): [string, stri
   return [del, add];
 }
 
-/** Lines produced on demand: a pager asks only for what is on screen. */
+/**
+ * Lines produced on demand: a pager asks only for what is on screen. `shift`
+ * scrolls long lines horizontally (sources that cut lines honour it, so every
+ * character a cut hides can still be reached in the pager).
+ */
 export interface LineSource {
   count: number;
-  line(index: number): string;
+  line(index: number, shift?: number): string;
+  /** The line's whole text, sanitised but neither cut nor styled (what the pager searches). */
+  text?(index: number): string;
 }
 
 export function arraySource(lines: readonly string[]): LineSource {
@@ -118,29 +127,38 @@ export function diffLineSource(unifiedDiff: string, style: Style, width: number)
     style.dim(
       `${r.oldNo === undefined ? ' '.repeat(numWidth) : String(r.oldNo).padStart(numWidth)} ${r.newNo === undefined ? ' '.repeat(numWidth) : String(r.newNo).padStart(numWidth)} `,
     );
-  const fits = (t: string) => t.length <= textWidth;
-  const render = (slot: Slot): string => {
+  const fits = (t: string) => [...t].length <= textWidth;
+  const render = (slot: Slot, shift: number): string => {
     if ('gap' in slot) return style.dim(`${' '.repeat(numWidth)} ⋯ ${slot.gap} unchanged lines ⋯`);
     const r = rows[slot.row]!;
-    if (r.kind === 'hunk') return style.cyan(fitWidth(r.text, width));
-    if (r.kind === 'note') return style.dim(fitWidth(r.text, width));
+    if (r.kind === 'hunk') return style.cyan(fitWidth(sanitizeLine(r.text), width));
+    if (r.kind === 'note') return style.dim(fitWidth(sanitizeLine(r.text), width));
     const other = partner.get(slot.row);
-    if (
-      (r.kind === 'del' || r.kind === 'add') &&
-      other !== undefined &&
-      fits(r.text) &&
-      fits(rows[other]!.text)
-    ) {
-      const [oldText, newText] = r.kind === 'del' ? [r.text, rows[other]!.text] : [rows[other]!.text, r.text];
-      const [del, add] = wordPair(oldText, newText, style);
-      return r.kind === 'del' ? gutter(r) + style.red('-') + del : gutter(r) + style.green('+') + add;
+    if ((r.kind === 'del' || r.kind === 'add') && other !== undefined && shift === 0) {
+      const mine = sanitizeLine(r.text);
+      const theirs = sanitizeLine(rows[other]!.text);
+      if (fits(mine) && fits(theirs)) {
+        const [del, add] = wordPair(
+          r.kind === 'del' ? mine : theirs,
+          r.kind === 'del' ? theirs : mine,
+          style,
+        );
+        const marked = r.kind === 'del' ? del : add;
+        // Without colour the [-…-] / {+…+} marks take room: cut lines are shown unmarked instead.
+        if (visibleLength(marked) <= textWidth)
+          return gutter(r) + (r.kind === 'del' ? style.red('-') : style.green('+')) + marked;
+      }
     }
-    const text = fitWidth(sanitizeLine(r.text), textWidth);
+    const text = fitWidth(shiftLeft(sanitizeLine(r.text), shift), textWidth);
     if (r.kind === 'add') return gutter(r) + style.green(`+${text}`);
     if (r.kind === 'del') return gutter(r) + style.red(`-${text}`);
     return `${gutter(r)} ${text}`;
   };
-  return { count: slots.length, line: (i) => render(slots[i]!) };
+  const text = (i: number) => {
+    const slot = slots[i]!;
+    return 'gap' in slot ? '' : sanitizeLine(rows[slot.row]!.text);
+  };
+  return { count: slots.length, line: (i, shift = 0) => render(slots[i]!, shift), text };
 }
 
 /** The whole diff rendered (for small diffs and tests). */

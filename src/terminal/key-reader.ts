@@ -6,32 +6,47 @@ export interface KeyInput extends NodeJS.EventEmitter {
   pause(): unknown;
 }
 
-const SEQUENCES: Array<[string, string]> = [
-  ['\u001b[A', 'up'],
-  ['\u001b[B', 'down'],
-  ['\u001b[C', 'right'],
-  ['\u001b[D', 'left'],
-  ['\u001b[5~', 'pageup'],
-  ['\u001b[6~', 'pagedown'],
-  ['\u001b[H', 'home'],
-  ['\u001b[F', 'end'],
-  ['\u001bOA', 'up'],
-  ['\u001bOB', 'down'],
-];
+const SEQUENCES: Record<string, string> = {
+  '\u001b[A': 'up',
+  '\u001b[B': 'down',
+  '\u001b[C': 'right',
+  '\u001b[D': 'left',
+  '\u001b[5~': 'pageup',
+  '\u001b[6~': 'pagedown',
+  '\u001b[H': 'home',
+  '\u001b[F': 'end',
+  '\u001b[1~': 'home',
+  '\u001b[4~': 'end',
+  '\u001b[3~': 'delete',
+  '\u001bOA': 'up',
+  '\u001bOB': 'down',
+  '\u001bOC': 'right',
+  '\u001bOD': 'left',
+  '\u001bOH': 'home',
+  '\u001bOF': 'end',
+};
 
-/** Splits raw input into key names: 'up', 'pagedown', 'enter', 'escape', 'backspace', 'ctrl-c', or the character. */
+/** A whole CSI (`ESC [ params final`) or SS3 (`ESC O x`) sequence, or Alt+letter (`ESC x`). */
+const ESCAPE_SEQUENCE = /^\u001b(?:\[[0-9;?]*[\u0040-\u007e]|O.|[a-zA-Z0-9])/;
+
+/**
+ * Splits raw input into key names: 'up', 'pagedown', 'enter', 'escape',
+ * 'backspace', 'ctrl-c', or the character. Any other escape sequence (F-keys,
+ * Ctrl+arrows, Alt+letter) is one 'unknown' key: its bytes must never be read
+ * as Esc (= deny) followed by typed text.
+ */
 export function parseKeys(data: string): string[] {
   const keys: string[] = [];
   let i = 0;
   while (i < data.length) {
-    const seq = SEQUENCES.find(([s]) => data.startsWith(s, i));
+    const seq = data[i] === '\u001b' ? ESCAPE_SEQUENCE.exec(data.slice(i))?.[0] : undefined;
     if (seq) {
-      keys.push(seq[1]);
-      i += seq[0].length;
+      keys.push(SEQUENCES[seq] ?? 'unknown');
+      i += seq.length;
       continue;
     }
-    const ch = data[i]!;
-    i++;
+    const ch = String.fromCodePoint(data.codePointAt(i)!);
+    i += ch.length;
     if (ch === '\u0003') keys.push('ctrl-c');
     else if (ch === '\r' || ch === '\n') keys.push('enter');
     else if (ch === '\u007f' || ch === '\b') keys.push('backspace');
@@ -41,31 +56,46 @@ export function parseKeys(data: string): string[] {
   return keys;
 }
 
-/** Reads keys one at a time in raw mode. Always `close()` it: raw mode must never be left on. */
+/**
+ * Reads keys one at a time in raw mode. Always `close()` it: raw mode must never
+ * be left on. When the input ends (terminal gone), every further read is
+ * 'ctrl-c', so no prompt can hang and the run is aborted.
+ */
 export class KeyReader {
   private readonly queue: string[] = [];
   private waiting: ((key: string) => void) | undefined;
+  private ended = false;
   private readonly onData = (chunk: Buffer | string) => {
-    for (const key of parseKeys(chunk.toString())) {
-      if (this.waiting) {
-        const w = this.waiting;
-        this.waiting = undefined;
-        w(key);
-      } else this.queue.push(key);
-    }
+    for (const key of parseKeys(chunk.toString())) this.deliver(key);
+  };
+  private readonly onEnd = () => {
+    this.ended = true;
+    this.deliver('ctrl-c');
   };
 
   constructor(private readonly input: KeyInput) {}
 
+  private deliver(key: string): void {
+    if (this.waiting) {
+      const w = this.waiting;
+      this.waiting = undefined;
+      w(key);
+    } else this.queue.push(key);
+  }
+
   open(): void {
+    if ((this.input as { readableEnded?: boolean }).readableEnded) this.ended = true;
     this.input.setRawMode?.(true);
     this.input.on('data', this.onData);
+    this.input.on('end', this.onEnd);
+    this.input.on('close', this.onEnd);
     this.input.resume();
   }
 
   next(): Promise<string> {
     const key = this.queue.shift();
     if (key !== undefined) return Promise.resolve(key);
+    if (this.ended) return Promise.resolve('ctrl-c');
     return new Promise((resolve) => {
       this.waiting = resolve;
     });
@@ -73,6 +103,8 @@ export class KeyReader {
 
   close(): void {
     this.input.off('data', this.onData);
+    this.input.off('end', this.onEnd);
+    this.input.off('close', this.onEnd);
     this.input.setRawMode?.(false);
     this.input.pause();
   }

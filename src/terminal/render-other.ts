@@ -1,6 +1,6 @@
 import type { ApprovalPayload, DeletePayload, GenericPayload } from '../approval/payloads.js';
 import { arraySource } from './diff-view.js';
-import { numbered } from './render-write.js';
+import { linesOf, numbered } from './render-write.js';
 import type { Rendered } from './rendered.js';
 import { fitWidth, sanitizeLine } from './sanitize.js';
 import type { Style } from './style.js';
@@ -15,7 +15,7 @@ export function renderOther(
   switch (payload.type) {
     case 'read':
       return {
-        title: `Read: ${s(payload.path)} (${payload.fileLines} lines, ${payload.fileBytes} bytes)`,
+        title: `Read: ${s(payload.path)} (${linesOf(payload.fileLines)}, ${payload.fileBytes} bytes)`,
         warnings: [],
         body: arraySource([
           `The agent wants to read ${s(payload.path)}${payload.fileExists ? '' : ' (it does not exist)'}.`,
@@ -49,9 +49,9 @@ export function renderOther(
 function renderDelete(payload: DeletePayload, style: Style, width: number): Rendered {
   const body = numbered(payload.preview, style, width);
   if (payload.previewTruncated)
-    body.push(style.dim(`… (${payload.fileLines} lines in all; preview shows the first ${body.length})`));
+    body.push(style.dim(`… (${linesOf(payload.fileLines)} in all; preview shows the first ${body.length})`));
   return {
-    title: `Delete: ${sanitizeLine(payload.path)} (${payload.fileLines} lines, ${payload.fileBytes} bytes)`,
+    title: `Delete: ${sanitizeLine(payload.path)} (${linesOf(payload.fileLines)}, ${payload.fileBytes} bytes)`,
     warnings: [`⚠ ${sanitizeLine(payload.path)} will be deleted.`],
     body: arraySource(body),
   };

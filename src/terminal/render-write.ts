@@ -1,7 +1,7 @@
 import type { WritePayload } from '../approval/payloads.js';
-import { arraySource, diffLineSource } from './diff-view.js';
+import { allLines, diffLineSource, type LineSource } from './diff-view.js';
 import type { Rendered } from './rendered.js';
-import { fitWidth, sanitizeLine } from './sanitize.js';
+import { fitWidth, sanitizeLine, shiftLeft } from './sanitize.js';
 import type { Style } from './style.js';
 
 function size(bytes: number): string {
@@ -12,19 +12,26 @@ function size(bytes: number): string {
       : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
+/** `1 line`, `12,345 lines`. */
+export const linesOf = (n: number) => `${n.toLocaleString('en')} line${n === 1 ? '' : 's'}`;
+
+/** The overwrite warning: `was 42 lines, now 150 lines`. */
+export function overwriteWarning(existingLines: number | null, contentLines: number): string {
+  const was = existingLines === null ? '' : `was ${linesOf(existingLines)}, `;
+  return `⚠ This will overwrite an existing file (${was}now ${linesOf(contentLines)}).`;
+}
+
 /** New file: numbered content. Overwrite: the diff against the existing file, plus the overwrite warning. */
 export function renderWrite(payload: WritePayload, style: Style, width: number): Rendered {
   const path = sanitizeLine(payload.path);
-  const lines = `${payload.contentLines} line${payload.contentLines === 1 ? '' : 's'}, ${size(payload.contentBytes)}`;
+  const lines = `${linesOf(payload.contentLines)}, ${size(payload.contentBytes)}`;
   if (payload.fileExists) {
-    const warnings = [
-      `⚠ This will overwrite an existing file (was ${payload.existingLines} lines, now ${payload.contentLines} lines).`,
-    ];
+    const warnings = [overwriteWarning(payload.existingLines, payload.contentLines)];
     if (payload.diffCoarse)
       warnings.push('The diff was too expensive to compute exactly; it is shown as one block.');
     const body = payload.unifiedDiff
       ? diffLineSource(payload.unifiedDiff, style, width)
-      : arraySource(numbered(payload.content, style, width));
+      : numberedSource(payload.content, style, width);
     const stat =
       payload.added !== undefined
         ? `  ${style.green(`+${payload.added}`)} ${style.red(`−${payload.removed ?? 0}`)}`
@@ -34,16 +41,24 @@ export function renderWrite(payload: WritePayload, style: Style, width: number):
   return {
     title: `Write: ${path} (${lines}, new file)`,
     warnings: [],
-    body: arraySource(numbered(payload.content, style, width)),
+    body: numberedSource(payload.content, style, width),
   };
 }
 
-/** Content with a line-number gutter (all of it: the caller decides how much to show). */
-export function numbered(content: string, style: Style, width: number): string[] {
+/** Content with a line-number gutter, each line sanitised and cut only when shown. */
+export function numberedSource(content: string, style: Style, width: number): LineSource {
   const lines = content.endsWith('\n') ? content.slice(0, -1).split('\n') : content.split('\n');
   const w = String(lines.length).length;
-  return lines.map(
-    (l, i) =>
-      `${style.dim(`${String(i + 1).padStart(w)} │`)} ${fitWidth(sanitizeLine(l), Math.max(10, width - w - 3))}`,
-  );
+  const textWidth = Math.max(10, width - w - 3);
+  return {
+    count: lines.length,
+    text: (i) => sanitizeLine(lines[i] ?? ''),
+    line: (i, shift = 0) =>
+      `${style.dim(`${String(i + 1).padStart(w)} │`)} ${fitWidth(shiftLeft(sanitizeLine(lines[i] ?? ''), shift), textWidth)}`,
+  };
+}
+
+/** All of `numberedSource` at once (short previews). */
+export function numbered(content: string, style: Style, width: number): string[] {
+  return allLines(numberedSource(content, style, width));
 }

@@ -45,3 +45,14 @@ export function fitWidth(line: string, width: number): string {
   const marker = `…+${hidden}`;
   return chars.slice(0, Math.max(1, width - marker.length)).join('') + marker;
 }
+
+/**
+ * Drops the first `columns` columns of a (sanitised) line for horizontal
+ * scrolling, with a leading marker when something is hidden on the left.
+ */
+export function shiftLeft(line: string, columns: number): string {
+  if (columns <= 0) return line;
+  const chars = [...line];
+  if (chars.length === 0) return line;
+  return `…${chars.slice(Math.min(chars.length, columns + 1)).join('')}`;
+}

@@ -14,19 +14,37 @@ export interface Style {
   addWord(s: string): string;
 }
 
-/** Colour on unless NO_COLOR is set or the output is not a terminal; FORCE_COLOR wins. */
+/**
+ * Colour on unless NO_COLOR is set or the output is not a terminal. FORCE_COLOR
+ * wins either way: FORCE_COLOR=1 (or 2, 3, true) forces it on, FORCE_COLOR=0 (or false) off.
+ */
 export function colorWanted(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv = process.env): boolean {
-  if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0') return true;
+  const force = env.FORCE_COLOR;
+  if (force !== undefined) {
+    if (force === '0' || force.toLowerCase() === 'false') return false;
+    return true;
+  }
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
   return stream.isTTY === true;
 }
 
 const plain = (s: string) => s;
 
-/** kleur's own switch is global; each Style decides for itself and only calls kleur when colour is on. */
+/** Calls kleur with colour on for this call only: kleur's switch is global and belongs to the host app. */
+function colored(fn: (s: string) => string): (s: string) => string {
+  return (s) => {
+    const before = kleur.enabled;
+    kleur.enabled = true;
+    try {
+      return fn(s);
+    } finally {
+      kleur.enabled = before;
+    }
+  };
+}
+
 export function createStyle(enabled: boolean): Style {
-  if (enabled) kleur.enabled = true;
-  const pick = (fn: (s: string) => string) => (enabled ? fn : plain);
+  const pick = (fn: (s: string) => string) => (enabled ? colored(fn) : plain);
   return {
     enabled,
     red: pick((s) => kleur.red(s)),
@@ -36,12 +54,17 @@ export function createStyle(enabled: boolean): Style {
     dim: pick((s) => kleur.dim(s)),
     bold: pick((s) => kleur.bold(s)),
     inverse: pick((s) => kleur.inverse(s)),
-    delWord: enabled ? (s) => kleur.bgRed().white(s) : (s) => `[-${s}-]`,
-    addWord: enabled ? (s) => kleur.bgGreen().black(s) : (s) => `{+${s}+}`,
+    delWord: enabled ? colored((s) => kleur.bgRed().white(s)) : (s) => `[-${s}-]`,
+    addWord: enabled ? colored((s) => kleur.bgGreen().black(s)) : (s) => `{+${s}+}`,
   };
+}
+
+/** Removes the colour codes this module produces. */
+export function stripAnsi(s: string): string {
+  return s.replace(/\u001b\[[0-9;]*m/g, '');
 }
 
 /** Visible length of a string that may contain ANSI colour codes. */
 export function visibleLength(s: string): number {
-  return [...s.replace(/\u001b\[[0-9;]*m/g, '')].length;
+  return [...stripAnsi(s)].length;
 }

@@ -1,0 +1,151 @@
+import { ApprovalAborted } from '../approval/errors.js';
+import type { ApprovalPayload } from '../approval/payloads.js';
+import type { ApprovalMemoryView, ApprovalRequest, RememberScopeName } from '../approval/types.js';
+import { editableField } from './edit-in-editor.js';
+import type { KeyReader } from './key-reader.js';
+import type { Rendered } from './rendered.js';
+import { fitWidth, sanitizeLine } from './sanitize.js';
+import { type Style, stripAnsi, visibleLength } from './style.js';
+
+export type Print = (s?: string) => void;
+
+interface ScopeChoice {
+  key: string;
+  scope: RememberScopeName;
+  label: (r: ApprovalRequest) => string;
+  /** Whether the scope can be keyed for this request (a call without a path has no file scope). */
+  applies: (r: ApprovalRequest) => boolean;
+}
+
+const SCOPES: ScopeChoice[] = [
+  { key: '1', scope: 'call', label: () => 'this exact call', applies: () => true },
+  {
+    key: '2',
+    scope: 'file',
+    label: (r) => `this file (${sanitizeLine(r.payload.path)})`,
+    applies: (r) => r.payload.path !== '',
+  },
+  {
+    key: '3',
+    scope: 'mount',
+    label: (r) => `everything under ${sanitizeLine(r.payload.mount)}`,
+    applies: (r) => r.payload.mount !== '',
+  },
+  {
+    key: '4',
+    scope: 'tool',
+    label: (r) => `every ${sanitizeLine(r.toolName)} call`,
+    applies: () => true,
+  },
+];
+
+/** The question above the choices, by payload type. */
+export function questionFor(request: ApprovalRequest): string {
+  const p = request.payload as ApprovalPayload;
+  switch (p.type) {
+    case 'edit':
+    case 'patch':
+    case 'lines':
+      return 'Apply this edit?';
+    case 'write':
+      return p.fileExists ? 'Overwrite this file?' : 'Create this file?';
+    case 'read':
+      return 'Allow reading this file?';
+    case 'delete':
+      return 'Delete this file?';
+    case 'move':
+      return 'Move this file?';
+    case 'copy':
+      return 'Copy this file?';
+    case 'list':
+      return 'Allow listing these files?';
+    default:
+      return `Allow this ${sanitizeLine(request.toolName)} call?`;
+  }
+}
+
+/** The choices, on two lines that fit 80 columns. */
+export function choiceLine(request: ApprovalRequest, style: Style, withMemory: boolean): string {
+  const first = [
+    `${style.green('[y]')} yes`,
+    `${style.green('[a]')} yes, and don't ask again…`,
+    `${style.red('[n]')} no, and say what to do instead`,
+  ];
+  const second = [`${style.cyan('[v]')} view all`];
+  if (editableField(request.payload)) second.push(`${style.cyan('[e]')} edit first`);
+  if (withMemory) second.push(`${style.dim('[l]')} remembered`);
+  second.push(`${style.dim('[q]')} quit the run`);
+  return `${first.join('  ')}\n${second.join('  ')}`;
+}
+
+/** `┌─ title ───…`: the frame's top rule with the title, cut to the width if it must be. */
+export function printHeader(r: Rendered, print: Print, width: number, style: Style): void {
+  const room = width - 5; // "┌─ " + title + " " + rule, off the last column
+  const title = visibleLength(r.title) <= room ? r.title : fitWidth(stripAnsi(r.title), room);
+  const rule = '─'.repeat(Math.max(0, room - visibleLength(title)));
+  print(`${style.bold(`┌─ ${title}`)} ${style.dim(rule)}`);
+  for (const w of r.warnings) print(style.yellow(fitWidth(w, width - 1)));
+}
+
+/** Preview size: whole under `inline`; a preview up to `pagerAt`; a short head above (the pager showed it all). */
+export function previewSize(count: number, inline: number, pagerAt: number): number {
+  if (count < inline) return count;
+  const preview = Math.max(1, Math.min(20, inline - 1));
+  return Math.min(count, count <= pagerAt ? preview : Math.min(10, preview));
+}
+
+export function printBody(r: Rendered, print: Print, shown: number, width: number, style: Style): void {
+  const n = r.body.count;
+  const bar = style.dim('│');
+  for (let i = 0; i < shown; i++) print(`${bar} ${r.body.line(i)}`);
+  if (shown < n) {
+    const hidden = n - shown;
+    print(
+      style.dim(
+        `│ … ${hidden.toLocaleString('en')} more line${hidden === 1 ? '' : 's'} not shown — press v to view all ${n.toLocaleString('en')}`,
+      ),
+    );
+  }
+  print(style.dim(`└${'─'.repeat(width - 2)}`));
+}
+
+export async function pickScope(
+  keys: KeyReader,
+  request: ApprovalRequest,
+  print: Print,
+  style: Style,
+): Promise<RememberScopeName | undefined> {
+  const offered = SCOPES.filter((s) => s.applies(request));
+  print(style.bold("Don't ask again for:"));
+  for (const s of offered) print(`  [${s.key}] ${s.label(request)}`);
+  print(style.dim('  [Esc] back'));
+  for (;;) {
+    const key = await keys.next();
+    if (key === 'ctrl-c') throw new ApprovalAborted();
+    if (key === 'escape') return undefined;
+    const hit = offered.find((s) => s.key === key);
+    if (hit) return hit.scope;
+  }
+}
+
+export async function manageMemory(
+  memory: ApprovalMemoryView,
+  keys: KeyReader,
+  print: Print,
+  style: Style,
+): Promise<void> {
+  const entries = memory.list();
+  if (entries.length === 0) {
+    print(style.dim('Nothing is remembered in this session.'));
+    return;
+  }
+  print(style.bold('Remembered this session (press its number to revoke, Esc to go back):'));
+  for (const [i, e] of entries.slice(0, 9).entries()) {
+    print(`  [${i + 1}] ${e.approved ? 'allow' : 'deny'}: ${sanitizeLine(e.label)}`);
+  }
+  if (entries.length > 9) print(style.dim(`  … and ${entries.length - 9} more (revoke some to see them)`));
+  const key = await keys.next();
+  if (key === 'ctrl-c') throw new ApprovalAborted();
+  const entry = /^[1-9]$/.test(key) ? entries[Number(key) - 1] : undefined;
+  if (entry && memory.revoke(entry.id)) print(style.yellow(`Revoked: ${sanitizeLine(entry.label)}`));
+}
