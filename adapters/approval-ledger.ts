@@ -1,4 +1,4 @@
-import { ApprovalMemory } from '../src/approval/approval-memory.js';
+import { ApprovalMemory, rememberedDecision } from '../src/approval/approval-memory.js';
 import { type AuditEvent, type AuditSink, fanOut } from '../src/approval/audit-events.js';
 import type { ApprovalConfig } from '../src/approval/config.js';
 import { ApprovalAborted } from '../src/approval/errors.js';
@@ -9,7 +9,7 @@ import type {
   ApprovalRequest,
   ApprovalResult,
 } from '../src/approval/types.js';
-import { userEditedOutcome } from '../src/approval/user-edits.js';
+import { userEditedOutcome } from '../src/approval/user-edit.js';
 import { rememberScopeOf, validateDecision } from '../src/approval/validate-decision.js';
 import type { FileSystemToolset } from '../src/tools/filesystem-toolset.js';
 import type { ToolCallContext, ToolOutcome } from '../src/tools/types.js';
@@ -169,7 +169,7 @@ async function decideWithMemory(
   const hit = memory.lookup(request);
   if (hit) {
     audit(ledger, call, { type: 'approval_decided', ...where, decision: 'remembered' });
-    return hit.approved ? { approved: true } : { approved: false, note: `Denied earlier (${hit.label}).` };
+    return rememberedDecision(hit);
   }
   audit(ledger, call, { type: 'approval_requested', ...where });
   let decision: ApprovalDecision;
@@ -181,7 +181,7 @@ async function decideWithMemory(
     throw error;
   }
   const scope = rememberScopeOf(decision);
-  if (scope) memory.remember(request, scope, decision.approved);
+  if (scope) memory.remember(request, scope, decision.approved, decision.note);
   audit(ledger, call, {
     type: 'approval_decided',
     ...where,

@@ -8,7 +8,7 @@ import { ApprovalAborted } from './errors.js';
 import type { ApprovalPayload } from './payloads.js';
 import { SerialQueue } from './serial-queue.js';
 import type { ApprovalCallback, ApprovalDecision, ApprovalRequest, ApprovalResult } from './types.js';
-import { describeUserChanges } from './user-edit.js';
+import { userEditedOutcome } from './user-edit.js';
 import { rememberScopeOf, validateDecision } from './validate-decision.js';
 
 /** What ApprovalToolset needs of the toolset it wraps (FileSystemToolset, or any custom one). */
@@ -235,15 +235,7 @@ export class ApprovalToolset<T extends InnerToolset = InnerToolset> {
       };
     }
     const outcome = await this.inner.callTool(name, edited, bindTo(ctx, shown));
-    if (!outcome.ok) return outcome;
-    return {
-      ok: true,
-      data: {
-        ...(outcome.data as object),
-        user_modified: true,
-        user_changes: describeUserChanges(original, edited, decision.note),
-      },
-    };
+    return userEditedOutcome(outcome, original, edited, decision.note);
   }
 }
 

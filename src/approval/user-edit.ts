@@ -1,4 +1,5 @@
 import { createTwoFilesPatch } from 'diff';
+import type { ToolOutcome } from '../tools/types.js';
 
 /** At most this much of the user's diff goes back to the model (a huge rewrite is summarised). */
 const MAX_DIFF_CHARS = 4000;
@@ -44,4 +45,22 @@ export function describeUserChanges(
   }
   parts.push('Re-read the file before further edits.');
   return parts.join('\n');
+}
+
+/** The outcome of a call run with the user's edited arguments, telling the model what the user changed. */
+export function userEditedOutcome(
+  outcome: ToolOutcome,
+  original: unknown,
+  edited: Record<string, unknown>,
+  note?: string,
+): ToolOutcome {
+  if (!outcome.ok) return outcome;
+  return {
+    ok: true,
+    data: {
+      ...(outcome.data as object),
+      user_modified: true,
+      user_changes: describeUserChanges(original, edited, note),
+    },
+  };
 }
