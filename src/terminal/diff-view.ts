@@ -11,38 +11,112 @@ interface Row {
 
 /** Parses a unified diff into rows with old/new line numbers (headers dropped). */
 export function parseDiffRows(unifiedDiff: string): Row[] {
+  const { count, kinds, oldNos, newNos, starts, ends } = indexDiff(unifiedDiff);
   const rows: Row[] = [];
-  let oldNo = 0;
-  let newNo = 0;
-  for (const line of unifiedDiff.split('\n')) {
-    if (line.startsWith('--- ') || line.startsWith('+++ ')) continue;
-    const hunk = /^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@/.exec(line);
-    if (hunk) {
-      oldNo = Number(hunk[1]);
-      newNo = Number(hunk[2]);
-      // GNU convention: an empty range names the line before it.
-      if (/^@@ -\d+,0 /.test(line)) oldNo++;
-      if (/ \+\d+,0 @@/.test(line)) newNo++;
-      rows.push({ kind: 'hunk', text: line });
-    } else if (line.startsWith('+')) rows.push({ kind: 'add', text: line.slice(1), newNo: newNo++ });
-    else if (line.startsWith('-')) rows.push({ kind: 'del', text: line.slice(1), oldNo: oldNo++ });
-    else if (line.startsWith('\\')) rows.push({ kind: 'note', text: line });
-    else if (line.startsWith(' ')) {
-      rows.push({ kind: 'context', text: line.slice(1), oldNo: oldNo++, newNo: newNo++ });
-    }
+  for (let i = 0; i < count; i++) {
+    const row: Row = {
+      kind: KIND_NAMES[kinds[i] as keyof typeof KIND_NAMES],
+      text: unifiedDiff.slice(starts[i]!, ends[i]!),
+    };
+    if (oldNos[i]! >= 0) row.oldNo = oldNos[i]!;
+    if (newNos[i]! >= 0) row.newNo = newNos[i]!;
+    rows.push(row);
   }
   return rows;
 }
 
 /** Counts added/removed lines of a full diff (stats never come from a cut view). */
 export function diffStats(unifiedDiff: string): { added: number; removed: number } {
+  const index = indexDiff(unifiedDiff);
   let added = 0;
   let removed = 0;
-  for (const r of parseDiffRows(unifiedDiff)) {
-    if (r.kind === 'add') added++;
-    else if (r.kind === 'del') removed++;
+  for (let i = 0; i < index.count; i++) {
+    if (index.kinds[i] === ADD) added++;
+    else if (index.kinds[i] === DEL) removed++;
   }
   return { added, removed };
+}
+
+const HUNK = 1;
+const CONTEXT = 2;
+const ADD = 3;
+const DEL = 4;
+const NOTE = 5;
+const KIND_NAMES = {
+  [HUNK]: 'hunk',
+  [CONTEXT]: 'context',
+  [ADD]: 'add',
+  [DEL]: 'del',
+  [NOTE]: 'note',
+} as const;
+
+/**
+ * A diff's rows as flat typed arrays (kind, old/new line number, where the text
+ * starts and ends in the diff string): one pass, no per-row objects or strings,
+ * so a 100,000-line diff is indexed in a few milliseconds and text is sliced
+ * only for the rows on screen.
+ */
+interface DiffIndex {
+  count: number;
+  kinds: Uint8Array;
+  oldNos: Int32Array;
+  newNos: Int32Array;
+  starts: Int32Array;
+  ends: Int32Array;
+}
+
+function indexDiff(diff: string): DiffIndex {
+  let lines = 1;
+  for (let i = diff.indexOf('\n'); i !== -1; i = diff.indexOf('\n', i + 1)) lines++;
+  const kinds = new Uint8Array(lines);
+  const oldNos = new Int32Array(lines).fill(-1);
+  const newNos = new Int32Array(lines).fill(-1);
+  const starts = new Int32Array(lines);
+  const ends = new Int32Array(lines);
+  let count = 0;
+  let oldNo = 0;
+  let newNo = 0;
+  for (let start = 0; start <= diff.length; ) {
+    let end = diff.indexOf('\n', start);
+    if (end === -1) end = diff.length;
+    const c = diff.charCodeAt(start);
+    const header = diff.startsWith('--- ', start) || diff.startsWith('+++ ', start);
+    if (!header && end > start) {
+      let kind = 0;
+      let from = start + 1;
+      if (c === 64 /* @ */ && diff.startsWith('@@ -', start)) {
+        const hunk = /^@@ -(\d+)(,\d+)? \+(\d+)(,\d+)? @@/.exec(diff.slice(start, end));
+        if (hunk) {
+          // GNU convention: an empty range names the line before it.
+          oldNo = Number(hunk[1]) + (hunk[2] === ',0' ? 1 : 0);
+          newNo = Number(hunk[3]) + (hunk[4] === ',0' ? 1 : 0);
+          kind = HUNK;
+          from = start;
+        }
+      } else if (c === 43 /* + */) {
+        kind = ADD;
+        newNos[count] = newNo++;
+      } else if (c === 45 /* - */) {
+        kind = DEL;
+        oldNos[count] = oldNo++;
+      } else if (c === 92 /* \\ */) {
+        kind = NOTE;
+        from = start;
+      } else if (c === 32 /* space */) {
+        kind = CONTEXT;
+        oldNos[count] = oldNo++;
+        newNos[count] = newNo++;
+      }
+      if (kind) {
+        kinds[count] = kind;
+        starts[count] = from;
+        ends[count] = end;
+        count++;
+      }
+    }
+    start = end + 1;
+  }
+  return { count, kinds, oldNos, newNos, starts, ends };
 }
 
 /**
@@ -85,80 +159,88 @@ export function allLines(source: LineSource): string[] {
   return Array.from({ length: source.count }, (_, i) => source.line(i));
 }
 
-type Slot = { gap: number } | { row: number };
+/**
+ * The row a changed row is paired with for word highlights: the i-th removed line
+ * of a block with the i-th added line, when both runs have the same length.
+ */
+function partnerOf(kinds: Uint8Array, count: number, row: number): number | undefined {
+  const kind = kinds[row];
+  if (kind !== DEL && kind !== ADD) return undefined;
+  let first = row;
+  while (first > 0 && kinds[first - 1] === kind) first--;
+  if (kind === ADD) {
+    let dels = first;
+    while (dels > 0 && kinds[dels - 1] === DEL) dels--;
+    const n = first - dels;
+    let end = first;
+    while (end < count && kinds[end] === ADD) end++;
+    return n > 0 && n === end - first ? dels + (row - first) : undefined;
+  }
+  let adds = row;
+  while (adds < count && kinds[adds] === DEL) adds++;
+  let end = adds;
+  while (end < count && kinds[end] === ADD) end++;
+  return end - adds > 0 && end - adds === adds - first ? adds + (row - first) : undefined;
+}
 
 /**
  * A unified diff as terminal lines, rendered lazily: hunk headers (with a gap
  * marker between hunks), an old/new line-number gutter, red/green lines with
  * word-level highlights for paired changed lines, tabs expanded, long lines cut
- * with a marker. Parsing is one cheap pass; styling happens per visible line.
+ * with a marker. Indexing is one cheap pass; text and styling happen per visible line.
  */
 export function diffLineSource(unifiedDiff: string, style: Style, width: number): LineSource {
-  const rows = parseDiffRows(unifiedDiff);
+  const { count, kinds, oldNos, newNos, starts, ends } = indexDiff(unifiedDiff);
   let maxNo = 0;
-  for (const r of rows) maxNo = Math.max(maxNo, r.oldNo ?? 0, r.newNo ?? 0);
+  for (let i = 0; i < count; i++) maxNo = Math.max(maxNo, oldNos[i]!, newNos[i]!);
   const numWidth = Math.max(3, String(maxNo).length);
   const textWidth = Math.max(10, width - (numWidth * 2 + 4));
-  const slots: Slot[] = [];
-  let lastOld: number | undefined;
-  // For each changed row: the partner row it is paired with for word highlights, if any.
-  const partner = new Map<number, number>();
-  for (let i = 0; i < rows.length; i++) {
-    const r = rows[i]!;
-    if (r.kind === 'hunk') {
-      const start = Number(/^@@ -(\d+)/.exec(r.text)?.[1] ?? 0);
-      if (lastOld !== undefined && start > lastOld + 1) slots.push({ gap: start - lastOld - 1 });
-    } else if (r.oldNo !== undefined) lastOld = r.oldNo;
-    if (r.kind === 'del' && (i === 0 || rows[i - 1]!.kind !== 'del')) {
-      let d = i;
-      while (d < rows.length && rows[d]!.kind === 'del') d++;
-      let a = d;
-      while (a < rows.length && rows[a]!.kind === 'add') a++;
-      if (d - i === a - d) {
-        for (let k = 0; k < d - i; k++) {
-          partner.set(i + k, d + k);
-          partner.set(d + k, i + k);
-        }
-      }
-    }
-    slots.push({ row: i });
+  // Screen lines: a row index (>= 0), or a gap marker between hunks (-(hidden lines)).
+  const slots = new Int32Array(count * 2);
+  let slotCount = 0;
+  let lastOld = -1;
+  for (let i = 0; i < count; i++) {
+    if (kinds[i] === HUNK) {
+      const next = hunkOldStart(i);
+      if (lastOld >= 0 && next > lastOld + 1) slots[slotCount++] = -(next - lastOld - 1);
+    } else if (oldNos[i]! >= 0) lastOld = oldNos[i]!;
+    slots[slotCount++] = i;
   }
-  const gutter = (r: Row) =>
-    style.dim(
-      `${r.oldNo === undefined ? ' '.repeat(numWidth) : String(r.oldNo).padStart(numWidth)} ${r.newNo === undefined ? ' '.repeat(numWidth) : String(r.newNo).padStart(numWidth)} `,
-    );
+  function hunkOldStart(hunkRow: number): number {
+    const m = /^@@ -(\d+)/.exec(unifiedDiff.slice(starts[hunkRow]!, ends[hunkRow]!));
+    return Number(m?.[1] ?? 0);
+  }
+  const rowText = (row: number) => unifiedDiff.slice(starts[row]!, ends[row]!);
+  const no = (n: number) => (n < 0 ? ' '.repeat(numWidth) : String(n).padStart(numWidth));
+  const gutter = (row: number) => style.dim(`${no(oldNos[row]!)} ${no(newNos[row]!)} `);
   const fits = (t: string) => [...t].length <= textWidth;
-  const render = (slot: Slot, shift: number): string => {
-    if ('gap' in slot) return style.dim(`${' '.repeat(numWidth)} ⋯ ${slot.gap} unchanged lines ⋯`);
-    const r = rows[slot.row]!;
-    if (r.kind === 'hunk') return style.cyan(fitWidth(sanitizeLine(r.text), width));
-    if (r.kind === 'note') return style.dim(fitWidth(sanitizeLine(r.text), width));
-    const other = partner.get(slot.row);
-    if ((r.kind === 'del' || r.kind === 'add') && other !== undefined && shift === 0) {
-      const mine = sanitizeLine(r.text);
-      const theirs = sanitizeLine(rows[other]!.text);
+  const render = (slot: number, shift: number): string => {
+    if (slot < 0) return style.dim(`${' '.repeat(numWidth)} ⋯ ${-slot} unchanged lines ⋯`);
+    const kind = kinds[slot];
+    if (kind === HUNK) return style.cyan(fitWidth(sanitizeLine(rowText(slot)), width));
+    if (kind === NOTE) return style.dim(fitWidth(sanitizeLine(rowText(slot)), width));
+    const other = shift === 0 ? partnerOf(kinds, count, slot) : undefined;
+    if (other !== undefined) {
+      const mine = sanitizeLine(rowText(slot));
+      const theirs = sanitizeLine(rowText(other));
       if (fits(mine) && fits(theirs)) {
-        const [del, add] = wordPair(
-          r.kind === 'del' ? mine : theirs,
-          r.kind === 'del' ? theirs : mine,
-          style,
-        );
-        const marked = r.kind === 'del' ? del : add;
+        const [del, add] = wordPair(kind === DEL ? mine : theirs, kind === DEL ? theirs : mine, style);
+        const marked = kind === DEL ? del : add;
         // Without colour the [-…-] / {+…+} marks take room: cut lines are shown unmarked instead.
         if (visibleLength(marked) <= textWidth)
-          return gutter(r) + (r.kind === 'del' ? style.red('-') : style.green('+')) + marked;
+          return gutter(slot) + (kind === DEL ? style.red('-') : style.green('+')) + marked;
       }
     }
-    const text = fitWidth(shiftLeft(sanitizeLine(r.text), shift), textWidth);
-    if (r.kind === 'add') return gutter(r) + style.green(`+${text}`);
-    if (r.kind === 'del') return gutter(r) + style.red(`-${text}`);
-    return `${gutter(r)} ${text}`;
+    const text = fitWidth(shiftLeft(sanitizeLine(rowText(slot)), shift), textWidth);
+    if (kind === ADD) return gutter(slot) + style.green(`+${text}`);
+    if (kind === DEL) return gutter(slot) + style.red(`-${text}`);
+    return `${gutter(slot)} ${text}`;
   };
   const text = (i: number) => {
     const slot = slots[i]!;
-    return 'gap' in slot ? '' : sanitizeLine(rows[slot.row]!.text);
+    return slot < 0 ? '' : sanitizeLine(rowText(slot));
   };
-  return { count: slots.length, line: (i, shift = 0) => render(slots[i]!, shift), text };
+  return { count: slotCount, line: (i, shift = 0) => render(slots[i]!, shift), text };
 }
 
 /** The whole diff rendered (for small diffs and tests). */
