@@ -1,4 +1,5 @@
 import { diffWordsWithSpace } from 'diff';
+import { longLinePair } from './long-line-pair.js';
 import { fitWidth, sanitizeLine, shiftLeft } from './sanitize.js';
 import { type Style, visibleLength } from './style.js';
 
@@ -223,13 +224,16 @@ export function diffLineSource(unifiedDiff: string, style: Style, width: number)
     if (other !== undefined) {
       const mine = sanitizeLine(rowText(slot));
       const theirs = sanitizeLine(rowText(other));
-      if (fits(mine) && fits(theirs)) {
-        const [del, add] = wordPair(kind === DEL ? mine : theirs, kind === DEL ? theirs : mine, style);
-        const marked = kind === DEL ? del : add;
-        // Without colour the [-…-] / {+…+} marks take room: cut lines are shown unmarked instead.
-        if (visibleLength(marked) <= textWidth)
-          return gutter(slot) + (kind === DEL ? style.red('-') : style.green('+')) + marked;
-      }
+      const [oldText, newText] = kind === DEL ? [mine, theirs] : [theirs, mine];
+      // Short pairs get word highlights; long ones are cut to a window around the change.
+      const pair =
+        fits(mine) && fits(theirs)
+          ? wordPair(oldText, newText, style)
+          : longLinePair(oldText, newText, textWidth, style);
+      const marked = pair?.[kind === DEL ? 0 : 1];
+      // Without colour the [-…-] / {+…+} marks take room: lines that overflow are shown unmarked instead.
+      if (marked !== undefined && visibleLength(marked) <= textWidth)
+        return gutter(slot) + (kind === DEL ? style.red('-') : style.green('+')) + marked;
     }
     const text = fitWidth(shiftLeft(sanitizeLine(rowText(slot)), shift), textWidth);
     if (kind === ADD) return gutter(slot) + style.green(`+${text}`);
