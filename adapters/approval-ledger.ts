@@ -11,8 +11,10 @@ import type {
 } from '../src/approval/types.js';
 import { userEditedOutcome } from '../src/approval/user-edit.js';
 import { rememberScopeOf, validateDecision } from '../src/approval/validate-decision.js';
+import { withFileLock } from '../src/fs/file-lock.js';
 import type { FileSystemToolset } from '../src/tools/filesystem-toolset.js';
 import type { ToolCallContext, ToolOutcome } from '../src/tools/types.js';
+import { type AppliedChain, changeSignature, rebasedState } from './approval-rebase.js';
 
 type BoundState = Pick<ToolCallContext, 'approvedBaseSha256' | 'approvedDestinationSha256'>;
 
@@ -31,6 +33,10 @@ export interface Ledger {
   memory: ApprovalMemory;
   /** Native mode's audit sink (the `onEvent` of the adapter's approval option). */
   onEvent?: AuditSink;
+  /** The change each approved diff call was shown with (see approval-rebase.ts). */
+  signatures: Map<string, string>;
+  /** File states produced by approved calls, after → before. */
+  applied: AppliedChain;
 }
 
 /** Emits one audit event of a call to the toolset's native-mode sink, if any (a failing sink is ignored). */
@@ -58,6 +64,8 @@ export function ledgerOf(toolset: FileSystemToolset): Ledger {
       approvedState: new Map(),
       edited: new Map(),
       memory: new ApprovalMemory(),
+      signatures: new Map(),
+      applied: new Map(),
     };
     ledgers.set(toolset, ledger);
   }
@@ -104,7 +112,10 @@ export async function executeApproved(
   const where = path ? { path } : {};
   const started = performance.now();
   audit(ledger, call, { type: 'tool_call', ...where });
-  const outcome = await executeBound(toolset, ledger, name, input, toolCallId, config);
+  // Calls on one path run one after another, so each sees the state the previous one left.
+  const outcome = await withFileLock(`native\0${path ?? ''}`, () =>
+    executeBound(toolset, ledger, name, input, toolCallId, config),
+  );
   audit(ledger, call, {
     type: 'tool_result',
     ...where,
@@ -141,7 +152,22 @@ async function executeBound(
   ledger.approvedState.delete(toolCallId);
   const edited = ledger.edited.get(toolCallId);
   ledger.edited.delete(toolCallId);
-  if (!edited) return toolset.callTool(name, input, { toolCallId, ...bound });
+  const signature = ledger.signatures.get(toolCallId);
+  ledger.signatures.delete(toolCallId);
+  if (!edited) {
+    if (signature && bound.approvedBaseSha256) {
+      const call = { name, input, toolCallId };
+      bound.approvedBaseSha256 = await rebasedState(
+        toolset,
+        call,
+        bound.approvedBaseSha256,
+        signature,
+        ledger.applied,
+        config,
+      );
+    }
+    return recordApplied(ledger, bound, await toolset.callTool(name, input, { toolCallId, ...bound }));
+  }
   // The user's version runs, re-checked first: a block still wins over an approval.
   const recheck = await toolset.needsApproval(name, edited.args, { toolCallId }, config);
   if (recheck.status === 'blocked') {
@@ -154,7 +180,15 @@ async function executeBound(
     };
   }
   const outcome = await toolset.callTool(name, edited.args, { toolCallId, ...bound });
-  return userEditedOutcome(outcome, input, edited.args, edited.note);
+  return userEditedOutcome(recordApplied(ledger, bound, outcome), input, edited.args, edited.note);
+}
+
+/** Notes the file state an approved call produced from the state it was approved on. */
+function recordApplied(ledger: Ledger, bound: BoundState, outcome: ToolOutcome): ToolOutcome {
+  const after = outcome.ok ? (outcome.data as { sha256?: unknown } | null)?.sha256 : undefined;
+  if (typeof after === 'string' && bound.approvedBaseSha256)
+    ledger.applied.set(after, bound.approvedBaseSha256);
+  return outcome;
 }
 
 /** A remembered decision for the request, else the callback's (remembered at the scope the user picked). */
@@ -228,6 +262,8 @@ export async function decidePending(
   const decision = await decideWithMemory(approve, request, memory ?? ledger.memory, ledger);
   if (decision.approved) {
     ledger.approvedState.set(call.toolCallId, stateOf(result.payload));
+    const signature = changeSignature(result.payload);
+    if (signature) ledger.signatures.set(call.toolCallId, signature);
     if (decision.overrideArgs)
       ledger.edited.set(call.toolCallId, {
         args: decision.overrideArgs,

@@ -247,4 +247,36 @@ describe('aiSdkTools (native mode) + answerApprovals', () => {
     expect(events.every((e) => e.toolCallId === 'c1' && e.path === '/a.txt')).toBe(true);
     expect(JSON.stringify(events)).not.toContain('ONE');
   });
+
+  it('applies two approved edits of one file from one step; an outside change still makes them stale', async () => {
+    for (const outside of [false, true]) {
+      const { dir, toolset } = project({ 'a.txt': 'one\ntwo\nthree\n' });
+      const { model, seenToolResults } = scriptedModel([
+        {
+          calls: [
+            { id: 'p1', name: 'edit_file', input: edit },
+            {
+              id: 'p2',
+              name: 'edit_file',
+              input: { path: '/a.txt', old_string: 'three', new_string: 'THREE' },
+            },
+          ],
+        },
+        { text: 'done' },
+      ]);
+      const tools = aiSdkTools(toolset, { approval: { mode: 'native' } });
+      const messages: ModelMessage[] = [{ role: 'user', content: 'edit' }];
+      const r1 = await generateText({ model: model as never, tools, messages, stopWhen: stepCountIs(3) });
+      messages.push(...r1.response.messages, await answerApprovals(r1, { toolset, approve: approveAll() }));
+      if (outside) fs.appendFileSync(path.join(dir, 'a.txt'), 'four\n');
+      await generateText({ model: model as never, tools, messages, stopWhen: stepCountIs(3) });
+      if (outside) {
+        expect(read(dir, 'a.txt')).toBe('one\ntwo\nthree\nfour\n');
+        expect(seenToolResults()).toContain('stale_approval');
+      } else {
+        expect(read(dir, 'a.txt')).toBe('ONE\ntwo\nTHREE\n');
+        expect(seenToolResults()).not.toContain('stale_approval');
+      }
+    }
+  });
 });
