@@ -1,9 +1,10 @@
 import type { ErrorCode } from '../sandbox/errors.js';
 import type { LineEditOp } from './line-edit-ops.js';
 import { lineHash } from './line-hash.js';
+import { LineTable } from './line-table.js';
 import { AnchorError, LineIndex, resolveAnchor } from './resolve-anchor.js';
 import { type EditedRegion, sanityWarnings } from './sanity-check.js';
-import { detectTextFormat, joinLines, splitLines, withoutBom } from './text-format.js';
+import { detectEol, joinLines, type SplitLines, withoutBom } from './text-format.js';
 
 export type SanityMode = 'reject' | 'warn' | 'off';
 
@@ -27,6 +28,8 @@ export type LineEditsResult =
       diff: string;
       autoCorrections: AutoCorrection[];
       warnings: string[];
+      /** Line hashes of the text before and after the edit, for a LineHashCache. */
+      lineHashes: { before: Uint32Array; after: Uint32Array };
     }
   | { ok: false; code: ErrorCode; message: string; details?: Record<string, unknown> };
 
@@ -96,23 +99,40 @@ function resolveOp(
 }
 
 /**
+ * Unchanged lines kept around the edits: the sanity checks look one line beyond
+ * an edit, the returned diff two, and one more keeps every end-of-file rule local.
+ */
+const MARGIN = 3;
+
+/**
  * edit_lines' core: resolves every operation against ONE snapshot, refuses the
  * whole batch on any bad or overlapping operation, applies bottom-up, and runs
  * sanity checks before anything is returned (so nothing bad is ever written).
+ * Only the lines around the edits are split out; the rest is copied as text.
  */
 export function applyLineEdits(
   text: string,
   ops: readonly LineEditOp[],
-  options: { sanity?: SanityMode; snapshot?: string } = {},
+  options: {
+    sanity?: SanityMode;
+    snapshot?: string;
+    /** Line hashes of `text` already at hand (a LineHashCache hit): not computed again. */
+    hashes?: Uint32Array;
+  } = {},
+  /** Lines kept around the edits (tests pass Infinity to compare with splicing the whole file). */
+  margin = MARGIN,
 ): LineEditsResult {
   const { body, restore } = withoutBom(text);
-  const format = detectTextFormat(body);
-  const split = splitLines(body);
-  const index = new LineIndex(split.lines);
+  const table = new LineTable(body);
+  const index = new LineIndex(table, options.hashes);
+  const snapshotBody = options.snapshot === undefined ? undefined : withoutBom(options.snapshot).body;
+  // Editing right after the read is the usual case: the same text needs no second index.
   const snapshot =
-    options.snapshot === undefined
+    snapshotBody === undefined
       ? undefined
-      : new LineIndex(splitLines(withoutBom(options.snapshot).body).lines);
+      : snapshotBody === body
+        ? index
+        : new LineIndex(new LineTable(snapshotBody));
   const fixes: AutoCorrection[] = [];
   let splices: Splice[];
   try {
@@ -139,30 +159,25 @@ export function applyLineEdits(
       };
     }
   }
-  const linesBefore = split.lines.length;
+  const linesBefore = table.count;
+  const from = Math.max(0, sorted[0]!.start - margin);
+  const to = Math.min(linesBefore, sorted.at(-1)!.end + margin);
+  // Window coordinates: line `from` of the file is line 0 of `window`.
+  const window = table.split(from, to);
   const regions: EditedRegion[] = [];
   let shift = 0;
   for (const s of sorted) {
-    regions.push({ removed: split.lines.slice(s.start, s.end), added: s.lines, at: s.start + shift });
+    regions.push({
+      removed: window.lines.slice(s.start - from, s.end - from),
+      added: s.lines,
+      at: s.start + shift,
+    });
     shift += s.lines.length - (s.end - s.start);
   }
-  for (const s of [...sorted].reverse()) {
-    const atEnd = s.end === split.lines.length && s.end > s.start;
-    const tail = atEnd ? split.terminators[s.end - 1]! : format.eol;
-    const terms = s.lines.map((_, i) => (i === s.lines.length - 1 ? tail : format.eol));
-    if (
-      s.start === s.end &&
-      s.start === split.lines.length &&
-      s.start > 0 &&
-      split.terminators[s.start - 1] === ''
-    ) {
-      split.terminators[s.start - 1] = format.eol;
-      if (terms.length) terms[terms.length - 1] = '';
-    }
-    split.lines.splice(s.start, s.end - s.start, ...s.lines);
-    split.terminators.splice(s.start, s.end - s.start, ...terms);
-  }
-  const warnings = options.sanity === 'off' ? [] : sanityWarnings(split.lines, regions);
+  const eol = detectEol(body);
+  for (const s of [...sorted].reverse())
+    spliceLines(window, { ...s, start: s.start - from, end: s.end - from }, eol);
+  const warnings = options.sanity === 'off' ? [] : sanityWarnings(window.lines, regions, from);
   if (warnings.length > 0 && (options.sanity ?? 'reject') === 'reject') {
     return {
       ok: false,
@@ -172,27 +187,76 @@ export function applyLineEdits(
     };
   }
   const first = sorted[0]!.start;
+  const linesAfter = linesBefore + shift;
+  const edited = joinLines(window);
   return {
     ok: true,
-    newText: restore(joinLines(split)),
+    newText: restore(body.slice(0, table.offset(from)) + edited + body.slice(table.offset(to))),
     opsApplied: ops.length,
     linesBefore,
-    linesAfter: split.lines.length,
+    linesAfter,
     anchorsValidThrough: first,
     mustRefreshFromLine: first + 1,
-    diff: anchoredDiff(split.lines, regions),
+    diff: anchoredDiff(window.lines, from, linesAfter, regions),
     autoCorrections: fixes,
     warnings,
+    lineHashes: { before: index.full, after: hashesAfter(index.full, edited, from, to) },
   };
 }
 
-/** A compact diff whose context and added lines carry fresh anchors. */
-function anchoredDiff(lines: readonly string[], regions: readonly EditedRegion[]): string {
+/**
+ * The new text's line hashes: the old ones outside the window, the edited window's
+ * lines hashed afresh (split from its text, exactly as the new file will split).
+ */
+function hashesAfter(before: Uint32Array, edited: string, from: number, to: number): Uint32Array {
+  const middle = new LineTable(edited).hashes();
+  const after = new Uint32Array(before.length - (to - from) + middle.length);
+  after.set(before.subarray(0, from));
+  after.set(middle, from);
+  after.set(before.subarray(to), from + middle.length);
+  return after;
+}
+
+/**
+ * Applies one splice to split lines. New lines take the file's line ending; at the
+ * end of the text the last one keeps the old last terminator, and appending after
+ * a last line without a newline gives that line one and the new last line none.
+ */
+function spliceLines(split: SplitLines, s: Splice, eol: string): void {
+  const atEnd = s.end === split.lines.length && s.end > s.start;
+  const tail = atEnd ? split.terminators[s.end - 1]! : eol;
+  const terms = s.lines.map((_, i) => (i === s.lines.length - 1 ? tail : eol));
+  if (
+    s.start === s.end &&
+    s.start === split.lines.length &&
+    s.start > 0 &&
+    split.terminators[s.start - 1] === ''
+  ) {
+    split.terminators[s.start - 1] = eol;
+    if (terms.length) terms[terms.length - 1] = '';
+  }
+  split.lines.splice(s.start, s.end - s.start, ...s.lines);
+  split.terminators.splice(s.start, s.end - s.start, ...terms);
+}
+
+/**
+ * A compact diff whose context and added lines carry fresh anchors. `window` holds
+ * the new file's lines from line `offset` on; the file has `total` lines.
+ */
+function anchoredDiff(
+  window: readonly string[],
+  offset: number,
+  total: number,
+  regions: readonly EditedRegion[],
+): string {
   const out: string[] = [];
-  const anchor = (i: number) => `${i + 1}#${lineHash(lines[i]!)}|${lines[i]}`;
+  const anchor = (i: number) => {
+    const line = window[i - offset]!;
+    return `${i + 1}#${lineHash(line)}|${line}`;
+  };
   for (const r of regions) {
     const from = Math.max(0, r.at - 2);
-    const to = Math.min(lines.length, r.at + r.added.length + 2);
+    const to = Math.min(total, r.at + r.added.length + 2);
     out.push(`@@ line ${r.at + 1} @@`);
     for (let i = from; i < r.at; i++) out.push(` ${anchor(i)}`);
     for (const l of r.removed) out.push(`-${l}`);

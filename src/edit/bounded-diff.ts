@@ -19,17 +19,17 @@ function linesWithEnds(text: string): string[] {
 /** Chunk compared by one native string comparison before falling back to single characters. */
 const CHUNK = 4096;
 
-/** Length of the common prefix: whole chunks compared natively (memcmp), then the last chunk by character. */
-function commonPrefix(a: string, b: string, max: number): number {
-  let i = 0;
+/** Length of the common prefix (at least `known`): whole chunks compared natively (memcmp), then by character. */
+function commonPrefix(a: string, b: string, max: number, known: number): number {
+  let i = Math.min(known, max);
   while (i + CHUNK <= max && a.slice(i, i + CHUNK) === b.slice(i, i + CHUNK)) i += CHUNK;
   while (i < max && a.charCodeAt(i) === b.charCodeAt(i)) i++;
   return i;
 }
 
-/** Length of the common suffix, at most `max` characters, the same way from the ends. */
-function commonSuffix(a: string, b: string, max: number): number {
-  let j = 0;
+/** Length of the common suffix (at least `known`), at most `max` characters, the same way from the ends. */
+function commonSuffix(a: string, b: string, max: number, known: number): number {
+  let j = Math.min(known, max);
   while (
     j + CHUNK <= max &&
     a.slice(a.length - j - CHUNK, a.length - j) === b.slice(b.length - j - CHUNK, b.length - j)
@@ -47,10 +47,11 @@ function sharedEnds(
   a: string,
   b: string,
   context: number,
+  known: KnownShared,
 ): { head: number; tail: number; lineOffset: number } {
   const max = Math.min(a.length, b.length);
-  const i = commonPrefix(a, b, max);
-  const j = commonSuffix(a, b, max - i);
+  const i = commonPrefix(a, b, max, known.head);
+  const j = commonSuffix(a, b, max - i, known.tail);
   // Head: back to a line start, then `context` more lines back.
   let head = a.lastIndexOf('\n', i - 1) + 1;
   for (let k = 0; k < context && head > 0; k++) head = a.lastIndexOf('\n', head - 2) + 1;
@@ -67,14 +68,27 @@ function sharedEnds(
     : { head: 0, tail: 0, lineOffset: 0 };
 }
 
-/** Moves every hunk header of a diff down by `lines` (the diff was computed on a slice). */
-function shiftHunks(diff: BoundedDiff, lines: number): BoundedDiff {
-  const unifiedDiff = diff.unifiedDiff.replace(
+/** Moves every hunk header of a unified diff down by `lines` (the diff was computed on a slice). */
+export function shiftHunkHeaders(unifiedDiff: string, lines: number): string {
+  return unifiedDiff.replace(
     /^@@ -(\d+)(,\d+)? \+(\d+)(,\d+)? @@/gm,
     (_m, os: string, oc: string | undefined, ns: string, nc: string | undefined) =>
       `@@ -${Number(os) + lines}${oc ?? ''} +${Number(ns) + lines}${nc ?? ''} @@`,
   );
-  return { ...diff, unifiedDiff };
+}
+
+function shiftHunks(diff: BoundedDiff, lines: number): BoundedDiff {
+  return { ...diff, unifiedDiff: shiftHunkHeaders(diff.unifiedDiff, lines) };
+}
+
+/**
+ * Characters a caller already knows both texts share at the start and at the end
+ * (an edit knows where it changed the text): those are not compared again. A hint
+ * only saves work; the diff is the same with or without it.
+ */
+export interface KnownShared {
+  head: number;
+  tail: number;
 }
 
 /** Counts `+` and `-` lines of a unified diff (headers excluded). */
@@ -98,20 +112,23 @@ export function countDiffLines(unifiedDiff: string): { added: number; removed: n
 export function boundedUnifiedDiff(
   oldText: string,
   newText: string,
-  options: { oldPath: string; newPath: string; context?: number; timeBudgetMs?: number },
+  options: {
+    oldPath: string;
+    newPath: string;
+    context?: number;
+    timeBudgetMs?: number;
+    known?: KnownShared;
+  },
 ): BoundedDiff {
   const context = options.context ?? 3;
   // Large files differ in a small region: cut the shared head and tail by string comparison
   // first, so only the changed middle (plus context) is ever split into lines.
-  const cut = sharedEnds(oldText, newText, context);
+  const cut = sharedEnds(oldText, newText, context, options.known ?? { head: 0, tail: 0 });
   if (cut.head > 0 || cut.tail > 0) {
     const inner = boundedUnifiedDiff(
       oldText.slice(cut.head, oldText.length - cut.tail),
       newText.slice(cut.head, newText.length - cut.tail),
-      {
-        ...options,
-        context,
-      },
+      { oldPath: options.oldPath, newPath: options.newPath, context, ...timeBudget(options) },
     );
     return cut.lineOffset === 0 ? inner : shiftHunks(inner, cut.lineOffset);
   }
@@ -167,6 +184,9 @@ export function boundedUnifiedDiff(
   const { added, removed } = countDiffLines(body);
   return { unifiedDiff, added, removed, diffLines: unifiedDiff.split('\n').length - 1, coarse };
 }
+
+const timeBudget = (o: { timeBudgetMs?: number }) =>
+  o.timeBudgetMs === undefined ? {} : { timeBudgetMs: o.timeBudgetMs };
 
 /** True when fewer than 5% of the new middle's lines occur in the old middle (checked only for big middles). */
 function mostlyUnrelated(a: string[], b: string[], prefix: number, suffix: number): boolean {

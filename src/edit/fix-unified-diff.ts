@@ -1,10 +1,11 @@
 import { applyPatch } from 'diff';
-import { boundedUnifiedDiff } from './bounded-diff.js';
+import { boundedUnifiedDiff, shiftHunkHeaders } from './bounded-diff.js';
 import { closestRegion } from './closest-region.js';
-import { type BlockLocation, locateBlock, reindent } from './match-cascade.js';
-import type { MatchLevel } from './normalize-line.js';
+import { LineTable } from './line-table.js';
+import { type BlockLocation, locateBlock, locateExact, reindent } from './match-cascade.js';
+import { MATCH_LEVELS, type MatchLevel } from './normalize-line.js';
 import { type HunkLine, type LooseHunk, parseLooseDiff } from './parse-unified-diff.js';
-import { detectTextFormat, joinLines, splitLines, withoutBom } from './text-format.js';
+import { detectEol, joinLines, type SplitLines, withoutBom } from './text-format.js';
 
 export interface FixedHunk {
   index: number;
@@ -57,13 +58,43 @@ function fail(
   };
 }
 
+/** The file's lines: located through a line table; split into strings only when a lenient match is needed. */
+class FileLines {
+  private split: string[] | undefined;
+  constructor(readonly table: LineTable) {}
+  get count(): number {
+    return this.table.count;
+  }
+  all(): string[] {
+    this.split ??= this.table.split(0, this.table.count).lines;
+    return this.split;
+  }
+}
+
+/** locateBlock over the file: the exact level by text search, the lenient levels line by line. */
+function locate(file: FileLines, needle: readonly string[], from = 0): BlockLocation | undefined {
+  const exact = locateExact(file.table, needle, from);
+  if (exact === undefined) return locateBlock(file.all(), needle, { from });
+  if (exact.length > 0) return { level: 'exact', matches: exact };
+  return locateBlock(file.all(), needle, { from, levels: MATCH_LEVELS.slice(1) });
+}
+
+/** Context lines kept around the hunks when the exact patch is rebuilt (a unified diff's usual 3). */
+const MARGIN = 3;
+
 /**
  * patch_file's "fix the diff": each hunk is located by its old side (context
  * and `-` lines) with the edit_file matching cascade — never by its @@ numbers —
  * ambiguity is refused, then an exact patch is rebuilt from the file's own bytes
- * and applied strictly with `diff`'s applyPatch.
+ * and applied strictly with `diff`'s applyPatch. Only the slice of lines the hunks
+ * touch (plus context) is split, patched and checked; the rest is copied as text.
  */
-export function fixUnifiedDiff(text: string, diff: string): FixDiffResult {
+export function fixUnifiedDiff(
+  text: string,
+  diff: string,
+  /** Lines kept around the hunks (tests pass Infinity to compare with patching the whole file). */
+  margin = MARGIN,
+): FixDiffResult {
   const hunks = parseLooseDiff(diff);
   if (hunks.length === 0) {
     return fail(
@@ -73,57 +104,32 @@ export function fixUnifiedDiff(text: string, diff: string): FixDiffResult {
     );
   }
   const { body, restore } = withoutBom(text);
-  const format = detectTextFormat(body);
-  const split = splitLines(body);
+  const table = new LineTable(body);
+  const file = new FileLines(table);
   const placements: Placement[] = [];
   let cursor = 0;
   for (const hunk of hunks) {
-    const placed = placeHunk(split.lines, hunk, cursor);
+    const placed = placeHunk(file, hunk, cursor);
     if ('error' in placed) return placed.error;
     placements.push(placed);
     cursor = placed.end;
   }
-  // Apply bottom-up on the file's own lines, keeping each untouched line's terminator.
-  for (const p of [...placements].reverse()) {
-    const window = split.lines.slice(p.start, p.end);
-    const oldSide = p.lines.filter((l) => l.kind !== '+').map((l) => l.text);
-    const added = p.lines.filter((l) => l.kind === '+').map((l) => l.text);
-    const fixedAdded =
-      p.level === 'exact' || p.level === 'trailing_whitespace' ? added : reindent(added, oldSide, window);
-    const newLines: string[] = [];
-    let w = 0;
-    let a = 0;
-    for (const line of p.lines) {
-      if (line.kind === ' ') newLines.push(window[w++]!);
-      else if (line.kind === '-') w++;
-      else newLines.push(fixedAdded[a++]!);
-    }
-    // New lines take the file's line ending; the last one keeps the terminator the window ended with.
-    const tail = p.end > p.start ? split.terminators[p.end - 1]! : format.eol;
-    const terms = newLines.map((_, i) => (i === newLines.length - 1 ? tail : format.eol));
-    if (
-      p.end === p.start &&
-      p.start === split.lines.length &&
-      p.start > 0 &&
-      split.terminators[p.start - 1] === ''
-    ) {
-      // Appending after a last line that had no newline: it gets one, the new last line does not.
-      split.terminators[p.start - 1] = format.eol;
-      if (terms.length > 0) terms[terms.length - 1] = '';
-    }
-    split.lines.splice(p.start, p.end - p.start, ...newLines);
-    split.terminators.splice(p.start, p.end - p.start, ...terms);
-  }
-  const expected = joinLines(split);
-  const corrected = boundedUnifiedDiff(body, expected, {
+  const from = Math.max(0, placements[0]!.start - margin);
+  const to = Math.min(table.count, placements.at(-1)!.end + margin);
+  const window = table.split(from, to);
+  const eol = detectEol(body);
+  for (const p of [...placements].reverse()) applyPlacement(window, p, from, eol);
+  const oldSlice = body.slice(table.offset(from), table.offset(to));
+  const expected = joinLines(window);
+  const corrected = boundedUnifiedDiff(oldSlice, expected, {
     oldPath: '/file',
     newPath: '/file',
     timeBudgetMs: 2_000,
   });
   const applied =
     corrected.unifiedDiff === ''
-      ? body
-      : applyPatch(body, corrected.unifiedDiff, { autoConvertLineEndings: false });
+      ? oldSlice
+      : applyPatch(oldSlice, corrected.unifiedDiff, { autoConvertLineEndings: false });
   if (applied === false || applied !== expected) {
     return {
       ok: false,
@@ -136,8 +142,8 @@ export function fixUnifiedDiff(text: string, diff: string): FixDiffResult {
   }
   return {
     ok: true,
-    newText: restore(applied),
-    correctedDiff: corrected.unifiedDiff,
+    newText: restore(body.slice(0, table.offset(from)) + applied + body.slice(table.offset(to))),
+    correctedDiff: shiftHunkHeaders(corrected.unifiedDiff, from),
     relocated: placements.some(
       (p) => p.start !== p.end && p.hunk.oldStart !== undefined && p.hunk.oldStart !== p.start + 1,
     ),
@@ -151,11 +157,39 @@ export function fixUnifiedDiff(text: string, diff: string): FixDiffResult {
   };
 }
 
-function placeHunk(
-  fileLines: string[],
-  hunk: LooseHunk,
-  cursor: number,
-): Placement | { error: FixDiffResult } {
+/**
+ * Applies one placed hunk to the window (whose line 0 is file line `offset`),
+ * keeping each untouched line's own text and terminator.
+ */
+function applyPlacement(window: SplitLines, p: Placement, offset: number, eol: string): void {
+  const start = p.start - offset;
+  const end = p.end - offset;
+  const matched = window.lines.slice(start, end);
+  const oldSide = p.lines.filter((l) => l.kind !== '+').map((l) => l.text);
+  const added = p.lines.filter((l) => l.kind === '+').map((l) => l.text);
+  const fixedAdded =
+    p.level === 'exact' || p.level === 'trailing_whitespace' ? added : reindent(added, oldSide, matched);
+  const newLines: string[] = [];
+  let w = 0;
+  let a = 0;
+  for (const line of p.lines) {
+    if (line.kind === ' ') newLines.push(matched[w++]!);
+    else if (line.kind === '-') w++;
+    else newLines.push(fixedAdded[a++]!);
+  }
+  // New lines take the file's line ending; the last one keeps the terminator the match ended with.
+  const tail = end > start ? window.terminators[end - 1]! : eol;
+  const terms = newLines.map((_, i) => (i === newLines.length - 1 ? tail : eol));
+  if (end === start && start === window.lines.length && start > 0 && window.terminators[start - 1] === '') {
+    // Appending after a last line that had no newline: it gets one, the new last line does not.
+    window.terminators[start - 1] = eol;
+    if (terms.length > 0) terms[terms.length - 1] = '';
+  }
+  window.lines.splice(start, end - start, ...newLines);
+  window.terminators.splice(start, end - start, ...terms);
+}
+
+function placeHunk(file: FileLines, hunk: LooseHunk, cursor: number): Placement | { error: FixDiffResult } {
   const attempts: Array<{ lines: HunkLine[]; trimmed: boolean }> = [{ lines: hunk.lines, trimmed: false }];
   const trimmed = trimContext(hunk.lines);
   if (trimmed.length < hunk.lines.length) attempts.push({ lines: trimmed, trimmed: true });
@@ -163,9 +197,9 @@ function placeHunk(
     const oldSide = attempt.lines.filter((l) => l.kind !== '+').map((l) => l.text);
     if (oldSide.length === 0) {
       // Pure insertion without context: only possible in an empty file or at a stated line.
-      if (fileLines.length === 0)
+      if (file.count === 0)
         return { hunk, lines: attempt.lines, start: 0, end: 0, level: 'exact', trimmed: false };
-      if (hunk.oldStart !== undefined && hunk.oldStart <= fileLines.length && hunk.oldStart >= cursor) {
+      if (hunk.oldStart !== undefined && hunk.oldStart <= file.count && hunk.oldStart >= cursor) {
         return {
           hunk,
           lines: attempt.lines,
@@ -183,7 +217,7 @@ function placeHunk(
         ),
       };
     }
-    const found: BlockLocation | undefined = locateBlock(fileLines, oldSide, { from: cursor });
+    const found = locate(file, oldSide, cursor);
     if (!found) continue;
     if (found.matches.length > 1) {
       const lines = found.matches.map((m) => m.start + 1);
@@ -192,7 +226,7 @@ function placeHunk(
           hunk.index,
           'ambiguous',
           `Hunk ${hunk.index} matches ${found.matches.length} places (lines ${lines.slice(0, 10).join(', ')}); it was not applied. Add more context lines so it matches exactly one place.`,
-          found.matches.slice(0, 5).map((m) => ({ line: m.start + 1, text: fileLines[m.start]! })),
+          found.matches.slice(0, 5).map((m) => ({ line: m.start + 1, text: file.table.line(m.start) })),
         ),
       };
     }
@@ -207,8 +241,8 @@ function placeHunk(
     };
   }
   const oldSide = hunk.lines.filter((l) => l.kind !== '+').map((l) => l.text);
-  const behind = cursor > 0 && locateBlock(fileLines, oldSide) !== undefined;
-  const near = closestRegion(fileLines, oldSide);
+  const behind = cursor > 0 && locate(file, oldSide) !== undefined;
+  const near = closestRegion(file.all(), oldSide);
   const candidates = near ? [{ line: near.startLine, text: near.snippet }] : [];
   const why = behind
     ? `Hunk ${hunk.index} only matches before the previous hunk; hunks must be in file order and must not overlap.`

@@ -17,7 +17,65 @@ function hash64(text: string): string {
   a ^= a >>> 13;
   b = Math.imul(b ^ (b >>> 16), 0xc2b2ae35);
   b ^= b >>> 16;
-  return (a >>> 0).toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0');
+  return hex(a >>> 0, 8) + hex(b >>> 0, 8);
+}
+
+/** The murmur finalizer of the first lane: a 32-bit hash as an unsigned number. */
+export function finish32(a: number): number {
+  let h = a ^ (a >>> 16);
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  return h >>> 0;
+}
+
+// The FNV-1a constants are written out in each hot loop: a module-level const is a
+// checked context load there and makes the loop markedly slower.
+
+/** The first lane of hash64 over text[from, to), as a number (no substring is built). */
+export function hash32(text: string, from = 0, to = text.length): number {
+  let a = 0x811c9dc5;
+  for (let i = from; i < to; i++) a = Math.imul(a ^ text.charCodeAt(i), 0x01000193);
+  return finish32(a);
+}
+
+/** hash32 over code units given as bytes (an ASCII text's latin1 bytes): same result, faster loop. */
+export function hash32Bytes(bytes: Uint8Array, from: number, to: number): number {
+  let a = 0x811c9dc5;
+  for (let i = from; i < to; i++) a = Math.imul(a ^ bytes[i]!, 0x01000193);
+  return finish32(a);
+}
+
+/** Whether String#trimEnd removes this code unit (ECMAScript WhiteSpace and LineTerminator). */
+function isTrimmed(c: number): boolean {
+  if (c < 0xa0) return c === 32 || (c >= 9 && c <= 13);
+  return (
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
+}
+
+/** End of text[from, to) once trailing whitespace is dropped, as trimEnd would (without allocating). */
+export function trimmedEnd(text: string, from: number, to: number): number {
+  let end = to;
+  while (end > from && isTrimmed(text.charCodeAt(end - 1))) end--;
+  return end;
+}
+
+/** Hex of the top `length` (≤ 8) hex digits of a 32-bit hash. */
+export function hex(hash: number, length: number): string {
+  return hash.toString(16).padStart(8, '0').slice(0, length);
+}
+
+/** The full 32-bit line hash: its hex prefix is the anchor read_file shows. */
+export function lineHash32(line: string, from = 0, to = line.length): number {
+  return hash32(line, from, trimmedEnd(line, from, to));
 }
 
 /**
@@ -25,49 +83,43 @@ function hash64(text: string): string {
  * trailing whitespace, so an editor trimming lines does not invalidate anchors.
  */
 export function lineHash(line: string, length = 6): string {
-  return length <= 8 ? hash32(line.trimEnd()).slice(0, length) : hash64(line.trimEnd()).slice(0, length);
+  return length <= 8 ? hex(lineHash32(line), length) : hash64(line.trimEnd()).slice(0, length);
 }
 
-/** The first lane of hash64 alone (its first 8 hex chars), for the common short anchors. */
-function hash32(text: string): string {
-  let a = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) a = Math.imul(a ^ text.charCodeAt(i), 0x01000193);
-  a ^= a >>> 16;
-  a = Math.imul(a, 0x85ebca6b);
-  a ^= a >>> 13;
-  return (a >>> 0).toString(16).padStart(8, '0');
+/** Lines by index: an array, or a table that slices each line only when asked. */
+export interface LineSource {
+  readonly count: number;
+  line(index: number): string;
 }
+
+const fromArray = (lines: readonly string[]): LineSource => ({
+  count: lines.length,
+  line: (i) => lines[i]!,
+});
 
 /** Hash of a line together with its previous and next non-empty lines (disambiguates twins). */
-export function contextHash(lines: readonly string[], index: number, length = 8): string {
+export function contextHash(lines: readonly string[] | LineSource, index: number, length = 8): string {
+  const source = Array.isArray(lines) ? fromArray(lines) : (lines as LineSource);
   let prev = '';
   for (let i = index - 1; i >= 0; i--) {
-    if (lines[i]!.trim() !== '') {
-      prev = lines[i]!.trimEnd();
+    const line = source.line(i);
+    if (line.trim() !== '') {
+      prev = line.trimEnd();
       break;
     }
   }
   let next = '';
-  for (let i = index + 1; i < lines.length; i++) {
-    if (lines[i]!.trim() !== '') {
-      next = lines[i]!.trimEnd();
+  for (let i = index + 1; i < source.count; i++) {
+    const line = source.line(i);
+    if (line.trim() !== '') {
+      next = line.trimEnd();
       break;
     }
   }
-  return hash64(`${prev}\u0000${lines[index]!.trimEnd()}\u0000${next}`).slice(0, length);
+  return hash64(`${prev}\u0000${source.line(index).trimEnd()}\u0000${next}`).slice(0, length);
 }
 
 /** A line is low-entropy when it has no letters or digits ("}", "", "];"). */
 export function isLowEntropy(line: string): boolean {
   return !/[\p{L}\p{N}]/u.test(line);
-}
-
-/** Renders lines as `LINE#HASH|content` (hashes computed once, here). */
-export function renderHashedLines(lines: readonly string[], startLine: number): string {
-  let out = '';
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!;
-    out += `${i === 0 ? '' : '\n'}${startLine + i}#${lineHash(line)}|${line}`;
-  }
-  return out;
 }

@@ -1,3 +1,4 @@
+import type { LineTable } from './line-table.js';
 import { leadingWhitespace, lineKey, MATCH_LEVELS, type MatchLevel } from './normalize-line.js';
 
 export interface BlockMatch {
@@ -39,6 +40,31 @@ export function locateBlock(
     if (matches.length > 0) return { level, matches };
   }
   return undefined;
+}
+
+/**
+ * The exact level of locateBlock, found by searching the text instead of walking
+ * every line: the longest needle line is looked up with indexOf and each hit at a
+ * line start is checked line by line. Same matches, in the same order, as
+ * locateBlock's exact level from line `from`; undefined when every needle line is
+ * blank (nothing distinctive to search for: use locateBlock).
+ */
+export function locateExact(table: LineTable, needle: readonly string[], from = 0): BlockMatch[] | undefined {
+  let k = 0;
+  for (let j = 1; j < needle.length; j++) if (needle[j]!.length > needle[k]!.length) k = j;
+  const key = needle[k]!;
+  if (key === '') return undefined;
+  const { text } = table;
+  const matches: BlockMatch[] = [];
+  if (from + needle.length > table.count) return matches;
+  for (let p = text.indexOf(key, table.offset(from + k)); p !== -1; p = text.indexOf(key, p + 1)) {
+    if (p > 0 && text.charCodeAt(p - 1) !== 10) continue; // not at a line start
+    const start = table.lineAt(p) - k;
+    if (start + needle.length > table.count) break;
+    if (needle.every((line, j) => table.lineEquals(start + j, line)))
+      matches.push({ start, end: start + needle.length });
+  }
+  return matches;
 }
 
 function baseIndent(lines: readonly string[]): string {

@@ -1,16 +1,9 @@
 import type { ErrorCode } from '../sandbox/errors.js';
+import type { KnownShared } from './bounded-diff.js';
 import { closestRegion } from './closest-region.js';
 import { locateBlock, reindent } from './match-cascade.js';
 import type { MatchLevel } from './normalize-line.js';
-import {
-  detectTextFormat,
-  joinLines,
-  lineOfOffset,
-  lineStarts,
-  splitLines,
-  toFileEol,
-  withoutBom,
-} from './text-format.js';
+import { detectEol, joinLines, lineNumbersAt, splitLines, toFileEol, withoutBom } from './text-format.js';
 
 export interface ReplaceRequest {
   oldString: string;
@@ -28,6 +21,8 @@ export type ReplaceResult =
       matchLines: number[];
       firstChangedLine: number;
       linesChanged: number;
+      /** Characters at the start and end of the text the edit did not touch (a hint for diffing). */
+      unchanged: KnownShared;
     }
   | {
       ok: false;
@@ -82,28 +77,30 @@ export function replaceInText(text: string, request: ReplaceRequest): ReplaceRes
     };
   }
   const { body, restore } = withoutBom(text);
-  const format = detectTextFormat(body);
-  const oldText = toFileEol(request.oldString, format.eol);
-  const newText = toFileEol(request.newString, format.eol);
+  const eol = detectEol(body);
+  const oldText = toFileEol(request.oldString, eol);
+  const newText = toFileEol(request.newString, eol);
 
   const offsets = allOffsets(body, oldText);
   if (offsets.length > 0) {
-    const starts = lineStarts(body);
-    const lines = offsets.map((o) => lineOfOffset(starts, o));
+    const lines = lineNumbersAt(body, offsets);
     if (offsets.length > 1 && !request.replaceAll) return notUnique(offsets.length, lines, 'exact');
     // Replace non-overlapping occurrences left to right; indexOf keeps `$&` etc. literal.
     let out = '';
     let last = 0;
     let count = 0;
     const used: number[] = [];
-    for (const o of offsets) {
-      if (o < last) continue;
+    let first = -1;
+    offsets.forEach((o, k) => {
+      if (o < last) return;
+      if (first === -1) first = o;
       out += body.slice(last, o) + newText;
       last = o + oldText.length;
       count++;
-      used.push(lineOfOffset(starts, o));
-    }
+      used.push(lines[k]!);
+    });
     out += body.slice(last);
+    const bom = text.length - body.length;
     const span = Math.max(oldText.split('\n').length, newText.split('\n').length);
     return {
       ok: true,
@@ -113,9 +110,10 @@ export function replaceInText(text: string, request: ReplaceRequest): ReplaceRes
       matchLines: used,
       firstChangedLine: used[0]!,
       linesChanged: span * count,
+      unchanged: { head: bom + first, tail: body.length - last },
     };
   }
-  return replaceByLines(body, restore, request, format.eol);
+  return replaceByLines(body, restore, request, eol);
 }
 
 /** The lenient levels work on whole lines. */
@@ -156,6 +154,7 @@ function replaceByLines(
     matchLines: chosen.map((m) => m.start + 1),
     firstChangedLine: chosen[0]!.start + 1,
     linesChanged: Math.max(needle.length, replacement.length) * chosen.length,
+    unchanged: { head: 0, tail: 0 },
   };
 }
 

@@ -1,6 +1,7 @@
 import type { ErrorCode } from '../sandbox/errors.js';
 import { parseAnchor } from './line-edit-ops.js';
-import { contextHash, isLowEntropy, lineHash } from './line-hash.js';
+import { contextHash, hex, isLowEntropy } from './line-hash.js';
+import type { LineTable } from './line-table.js';
 
 export class AnchorError extends Error {
   constructor(
@@ -12,23 +13,44 @@ export class AnchorError extends Error {
   }
 }
 
-/** Hashes of a file's lines, computed once per edit call. */
+/** Hashes of a file's lines, computed once per edit call, kept as numbers (hex only for output). */
 export class LineIndex {
-  private hashes: string[] | undefined;
-  constructor(readonly lines: readonly string[]) {}
-  /** 8-char hashes of every line, computed once, on first use. */
-  get full(): string[] {
-    this.hashes ??= this.lines.map((l) => lineHash(l, 8));
+  private hashes: Uint32Array | undefined;
+  /** `known`: the table's line hashes when already at hand (from a LineHashCache). */
+  constructor(
+    readonly table: LineTable,
+    known?: Uint32Array,
+  ) {
+    // A wrong-sized array cannot describe this text: ignore it and hash the text instead.
+    if (known?.length === table.count) this.hashes = known;
+  }
+  get count(): number {
+    return this.table.count;
+  }
+  line(i: number): string {
+    return this.table.line(i);
+  }
+  /** 32-bit hashes of every line, computed once, on first use. */
+  get full(): Uint32Array {
+    this.hashes ??= this.table.hashes();
     return this.hashes;
   }
-  candidates(hash: string): number[] {
+  /** The 6-char anchor hash of line i, as read_file shows it. */
+  anchor(i: number): string {
+    return hex(this.full[i]!, 6);
+  }
+  /** Lines whose hash starts with `prefix` (4-8 lowercase hex chars), compared as numbers. */
+  candidates(prefix: string): number[] {
+    const shift = 32 - 4 * prefix.length;
+    const wanted = Number.parseInt(prefix, 16);
+    const full = this.full;
     const out: number[] = [];
-    for (let i = 0; i < this.full.length; i++) if (this.full[i]!.startsWith(hash)) out.push(i);
+    for (let i = 0; i < full.length; i++) if (full[i]! >>> shift === wanted) out.push(i);
     return out;
   }
   contextMatches(hash: string, among?: readonly number[]): number[] {
-    const pool = among ?? this.lines.map((_, i) => i);
-    return pool.filter((i) => contextHash(this.lines, i, hash.length).startsWith(hash));
+    const pool = among ?? Array.from({ length: this.count }, (_, i) => i);
+    return pool.filter((i) => contextHash(this.table, i, hash.length).startsWith(hash));
   }
 }
 
@@ -42,21 +64,20 @@ export interface AnchorRequest {
   field?: string;
 }
 
-const preview = (lines: readonly string[], i: number) => {
-  const l = lines[i]!;
-  return `${i + 1}#${lineHash(l)}|${l.length > 80 ? `${l.slice(0, 80)}…` : l}`;
+const preview = (index: LineIndex, i: number) => {
+  const l = index.line(i);
+  return `${i + 1}#${index.anchor(i)}|${l.length > 80 ? `${l.slice(0, 80)}…` : l}`;
 };
 
 /** Good alternative anchors near a line: high-entropy lines whose hash is unique. */
 export function neighbourAnchors(index: LineIndex, at: number, each = 3): string[] {
-  const good = (i: number) =>
-    !isLowEntropy(index.lines[i]!) && index.candidates(index.full[i]!.slice(0, 6)).length === 1;
+  const good = (i: number) => !isLowEntropy(index.line(i)) && index.candidates(index.anchor(i)).length === 1;
   const before: string[] = [];
   for (let i = at - 1; i >= 0 && before.length < each; i--)
-    if (good(i)) before.unshift(`${i + 1}#${index.full[i]!.slice(0, 6)}`);
+    if (good(i)) before.unshift(`${i + 1}#${index.anchor(i)}`);
   const after: string[] = [];
-  for (let i = at + 1; i < index.lines.length && after.length < each; i++)
-    if (good(i)) after.push(`${i + 1}#${index.full[i]!.slice(0, 6)}`);
+  for (let i = at + 1; i < index.count && after.length < each; i++)
+    if (good(i)) after.push(`${i + 1}#${index.anchor(i)}`);
   return [...before, ...after];
 }
 
@@ -97,8 +118,8 @@ export function resolveAnchor(
       hint !== undefined && snap.includes(hint - 1) ? hint - 1 : snap.length === 1 ? snap[0] : undefined;
   }
   if (readAt !== undefined && snapshot) {
-    const expected = contextHash(snapshot.lines, readAt, 8);
-    const agreeing = candidates.filter((c) => contextHash(index.lines, c, 8) === expected);
+    const expected = contextHash(snapshot.table, readAt, 8);
+    const agreeing = candidates.filter((c) => contextHash(index.table, c, 8) === expected);
     if (agreeing.length === 1) return checkEntropy(index, agreeing[0]!, hint, request);
     if (agreeing.length === 0) {
       if (candidates.length === 1 && candidates[0] === readAt)
@@ -108,7 +129,7 @@ export function resolveAnchor(
         `Anchor ${request.raw}: the line is still there but its surroundings changed since your read, so it may not be the line you meant. Re-read with read_file(hashes: true).`,
         {
           suggested_action: 're-read_file',
-          candidates: candidates.slice(0, 5).map((c) => preview(index.lines, c)),
+          candidates: candidates.slice(0, 5).map((c) => preview(index, c)),
         },
       );
     }
@@ -128,7 +149,7 @@ export function resolveAnchor(
         'anchor_ambiguous',
         `Anchor ${request.raw} has only ${candidates.length} matches; occurrence ${request.occurrence} does not exist.`,
         {
-          candidates: candidates.map((c) => preview(index.lines, c)),
+          candidates: candidates.map((c) => preview(index, c)),
         },
       );
     }
@@ -147,7 +168,7 @@ export function resolveAnchor(
     {
       ...(request.field ? { anchor_field: request.field } : {}),
       anchor: request.raw,
-      candidates: candidates.slice(0, 10).map((c) => preview(index.lines, c)),
+      candidates: candidates.slice(0, 10).map((c) => preview(index, c)),
     },
   );
 }
@@ -160,9 +181,9 @@ function checkEntropy(
   request: AnchorRequest,
   viaOccurrence = false,
 ): number {
-  const line = index.lines[at]!;
+  const line = index.line(at);
   if (!isLowEntropy(line)) return at;
-  const unique = index.candidates(index.full[at]!.slice(0, 6)).length === 1;
+  const unique = index.candidates(index.anchor(at)).length === 1;
   if (unique && hint === at + 1 && !viaOccurrence) return at;
   throw new AnchorError(
     'anchor_low_entropy',

@@ -1,17 +1,18 @@
-/** How a file is laid out, so edits can keep it exactly as it was. */
-export interface TextFormat {
-  eol: '\n' | '\r\n';
-  bom: boolean;
-  finalNewline: boolean;
-}
-
 const BOM = '\uFEFF';
 
-export function detectTextFormat(text: string): TextFormat {
-  const bom = text.startsWith(BOM);
-  const crlf = text.split('\r\n').length - 1;
-  const lf = text.split('\n').length - 1 - crlf;
-  return { eol: crlf > lf ? '\r\n' : '\n', bom, finalNewline: text.endsWith('\n') };
+/** Occurrences of `needle` in `text`, counted without allocating (split would build a huge array). */
+function countOf(text: string, needle: string): number {
+  let n = 0;
+  for (let i = text.indexOf(needle); i !== -1; i = text.indexOf(needle, i + needle.length)) n++;
+  return n;
+}
+
+/** The majority line ending; a text without any CR is LF without counting anything. */
+export function detectEol(text: string): '\n' | '\r\n' {
+  if (!text.includes('\r')) return '\n';
+  const crlf = countOf(text, '\r\n');
+  const lf = countOf(text, '\n') - crlf;
+  return crlf > lf ? '\r\n' : '\n';
 }
 
 /** Splits off a BOM so algorithms see plain text; `restore` puts it back. */
@@ -61,20 +62,20 @@ export function joinLines(split: SplitLines): string {
   return out;
 }
 
-/** 1-based line number of a character offset, given the offsets where lines start. */
-export function lineStarts(text: string): number[] {
-  const starts = [0];
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
-  return starts;
-}
-
-export function lineOfOffset(starts: readonly number[], offset: number): number {
-  let lo = 0;
-  let hi = starts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (starts[mid]! <= offset) lo = mid;
-    else hi = mid - 1;
+/**
+ * 1-based line numbers of ascending character offsets, found by counting newlines
+ * up to each offset (no array of every line start is built).
+ */
+export function lineNumbersAt(text: string, offsets: readonly number[]): number[] {
+  const out: number[] = [];
+  let line = 1;
+  let nl = text.indexOf('\n');
+  for (const offset of offsets) {
+    while (nl !== -1 && nl < offset) {
+      line++;
+      nl = text.indexOf('\n', nl + 1);
+    }
+    out.push(line);
   }
-  return lo + 1;
+  return out;
 }

@@ -1,4 +1,4 @@
-import { constants } from 'node:fs';
+import { constants, type Stats } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { assertFdInside, errnoOf } from './containment.js';
@@ -34,26 +34,28 @@ export async function writeFileAtomic(
   const temp = dir.child(tempName);
   let handle: fs.FileHandle | undefined;
   try {
-    const existing = await fs.lstat(target).catch((error) => {
-      if (errnoOf(error) === 'ENOENT') return undefined;
-      throw error;
-    });
-    if (existing && !existing.isFile() && !existing.isSymbolicLink()) {
-      throw new FsError(
-        'not_a_file',
-        `${displayPath} exists and is not a regular file; nothing was written.`,
+    // Independent syscalls run together: the target's lstat, creating the temp file and
+    // checking where it really is. Errors are still reported in that order (the catch
+    // below removes the temp file).
+    const checkTarget = targetChecker(target, displayPath);
+    try {
+      handle = await fs.open(
+        temp,
+        constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+        0o600,
       );
+    } catch (error) {
+      await checkTarget();
+      throw error;
     }
+    const inside = assertFdInside(handle.fd, temp, realRoot, displayPath);
+    inside.catch(() => undefined);
+    const existing = await checkTarget();
+    await inside;
     const mode = options.mode ?? (existing?.isFile() ? existing.mode & 0o7777 : 0o644);
     const buffer = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
-    handle = await fs.open(
-      temp,
-      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
-      0o600,
-    );
-    await assertFdInside(handle.fd, temp, realRoot, displayPath);
-    await handle.writeFile(buffer);
-    await handle.chmod(mode); // explicit: the umask must not change the file's mode
+    // explicit chmod: the umask must not change the file's mode
+    await Promise.all([handle.writeFile(buffer), handle.chmod(mode)]);
     await handle.sync();
     await handle.close();
     handle = undefined;
@@ -70,6 +72,28 @@ export async function writeFileAtomic(
   } finally {
     await dir.close();
   }
+}
+
+/**
+ * Starts lstat of the target now; the returned function waits for it and refuses a
+ * target that is not a regular file or a symlink. Resolves to its stat (undefined: missing).
+ */
+function targetChecker(target: string, displayPath: string): () => Promise<Stats | undefined> {
+  const stat = fs.lstat(target).catch((error) => {
+    if (errnoOf(error) === 'ENOENT') return undefined;
+    throw error;
+  });
+  stat.catch(() => undefined); // observed by the caller, possibly after other awaits
+  return async () => {
+    const existing = await stat;
+    if (existing && !existing.isFile() && !existing.isSymbolicLink()) {
+      throw new FsError(
+        'not_a_file',
+        `${displayPath} exists and is not a regular file; nothing was written.`,
+      );
+    }
+    return existing;
+  };
 }
 
 function asFsError(error: unknown, displayPath: string): FsError {

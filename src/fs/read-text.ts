@@ -11,6 +11,8 @@ export interface TextFile {
   /** SHA-256 of the raw bytes. */
   sha256: string;
   mode: number;
+  /** The raw bytes the text was decoded from (kept so nobody has to re-encode or re-hash them). */
+  data: Buffer;
 }
 
 const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -41,6 +43,7 @@ export async function readTextFile(
     bytes: file.bytes,
     sha256: file.sha256,
     mode: file.mode,
+    data: file.data,
   };
 }
 
@@ -66,6 +69,10 @@ export async function readFileBytes(
     throw new FsError('io_error', `Cannot open ${displayPath} (${code ?? 'error'}).`);
   }
   try {
+    // The descriptor's type and its real location are checked together (two syscalls at
+    // once); a wrong type is still reported first.
+    const inside = assertFdInside(handle.fd, hostPath, realRoot, displayPath);
+    inside.catch(() => undefined);
     const stat = await handle.stat();
     if (!stat.isFile()) {
       throw new FsError(
@@ -73,7 +80,7 @@ export async function readFileBytes(
         `${displayPath} is not a regular file (directory, device, FIFO or socket).`,
       );
     }
-    await assertFdInside(handle.fd, hostPath, realRoot, displayPath);
+    await inside;
     if (stat.size > options.maxBytes) {
       throw new FsError(
         'file_too_large',
@@ -81,7 +88,7 @@ export async function readFileBytes(
         { bytes: stat.size, maxBytes: options.maxBytes },
       );
     }
-    const buffer = await handle.readFile();
+    const buffer = await readToEnd(handle, stat.size);
     if (buffer.length > options.maxBytes) {
       throw new FsError(
         'file_too_large',
@@ -92,6 +99,24 @@ export async function readFileBytes(
   } finally {
     await handle.close();
   }
+}
+
+/**
+ * A file's content when fstat gave its size: read into one buffer of that size
+ * (FileHandle#readFile would fstat again and read in 512 KiB chunks), stopping,
+ * like readFile, at that size or at end of file. Size 0 may mean "unknown"
+ * (procfs and the like): then readFile reads to the end.
+ */
+async function readToEnd(handle: fs.FileHandle, size: number): Promise<Buffer> {
+  if (size === 0) return handle.readFile();
+  const buffer = Buffer.allocUnsafeSlow(size);
+  let total = 0;
+  while (total < size) {
+    const { bytesRead } = await handle.read(buffer, total, size - total, total);
+    if (bytesRead === 0) break;
+    total += bytesRead;
+  }
+  return total === size ? buffer : buffer.subarray(0, total);
 }
 
 /** UTF-8 text without NUL bytes, or `binary_file`. */

@@ -71,6 +71,7 @@ export function buildEditPayload(
     oldPath: virtualPath,
     newPath: virtualPath,
     timeBudgetMs: ctx.limits.diffTimeBudgetMs,
+    known: edit.unchanged,
   });
   const matchLine = edit.matchLines[0] ?? 1;
   const span = toModelText(input.old_string).split('\n').length;
@@ -128,6 +129,7 @@ export const editFile: SandboxTool<EditFileInput, EditFileOutput> = {
         oldPath: resolved.virtualPath,
         newPath: resolved.virtualPath,
         timeBudgetMs: ctx.limits.diffTimeBudgetMs,
+        known: edit.unchanged,
       });
       return { newText: edit.newText, edit, diff };
     });

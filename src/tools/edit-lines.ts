@@ -75,9 +75,11 @@ function computeLines(
 ) {
   if (!file) throw toolError('not_found', `${virtualPath} does not exist; create it with write_file.`);
   const snapshot = ctx.anchors.get(virtualPath);
+  const hashes = ctx.lineHashes.get(file.sha256);
   const result = applyLineEdits(file.text, input.operations as LineEditOp[], {
     sanity: input.sanity ?? 'reject',
     ...(snapshot === undefined ? {} : { snapshot }),
+    ...(hashes === undefined ? {} : { hashes }),
   });
   if (!result.ok) {
     throw toolError(
@@ -86,6 +88,7 @@ function computeLines(
       result.details ? { details: result.details } : {},
     );
   }
+  ctx.lineHashes.set(file.sha256, result.lineHashes.before);
   return result;
 }
 
@@ -137,6 +140,7 @@ export const editLines: SandboxTool<EditLinesInput, EditLinesOutput> = {
     });
     const r = out.plan.result;
     ctx.anchors.set(out.resolved.virtualPath, out.plan.newText);
+    ctx.lineHashes.set(out.state.sha256, r.lineHashes.after);
     const continuity = ctx.writers.continuity(out.resolved.virtualPath, 'edit_lines');
     return {
       path: out.resolved.virtualPath,

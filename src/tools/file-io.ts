@@ -16,6 +16,8 @@ export interface LoadedFile {
   bytes: number;
   sha256: string;
   mode: number;
+  /** The raw bytes (UTF-8 of text), when loaded from disk: the journal keeps them as they are. */
+  data?: Buffer;
 }
 
 /** Largest file a tool may load under this mount. */
@@ -30,7 +32,7 @@ export async function loadFile(ctx: ToolContext, resolved: ResolvedPath): Promis
     maxBytes: maxBytesFor(ctx, resolved),
     displayPath: resolved.virtualPath,
   });
-  return { text: file.text, bytes: file.bytes, sha256: file.sha256, mode: file.mode };
+  return { text: file.text, bytes: file.bytes, sha256: file.sha256, mode: file.mode, data: file.data };
 }
 
 /**
@@ -52,16 +54,15 @@ export async function saveFile(
   text: string | Buffer,
   mode?: number,
 ): Promise<{ created: boolean; bytes: number; sha256: string }> {
-  ctx.sandbox.checkSize(
-    resolved.virtualPath,
-    typeof text === 'string' ? Buffer.byteLength(text, 'utf8') : text.length,
-  );
-  const result = await writeFileAtomic(resolved.hostPath, resolved.mount.realRoot, text, {
+  // Encoded once: the same bytes are size-checked, written and hashed.
+  const data = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
+  ctx.sandbox.checkSize(resolved.virtualPath, data.length);
+  const result = await writeFileAtomic(resolved.hostPath, resolved.mount.realRoot, data, {
     ...(mode === undefined ? {} : { mode }),
     createParents: true,
     displayPath: resolved.virtualPath,
   });
-  return { created: result.created, bytes: result.bytes, sha256: sha256Hex(text) };
+  return { created: result.created, bytes: result.bytes, sha256: sha256Hex(data) };
 }
 
 /** Runs `fn` while holding the per-file lock of a resolved path (keyed by real host path). */

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { ApprovalConfig } from '../approval/config.js';
 import type { ApprovalResult } from '../approval/types.js';
+import { LineHashCache } from '../edit/line-hash-cache.js';
 import { StateTracker } from '../fs/state-tracker.js';
 import { InvalidArgumentError } from '../sandbox/errors.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
@@ -53,6 +54,7 @@ export class FileSystemToolset {
   readonly journal: ChangeJournal;
   readonly writers = new WriterTracker();
   private readonly anchors = new Map<string, string>();
+  private readonly lineHashes = new LineHashCache();
   private readonly tools: Map<string, AnyTool>;
 
   constructor(sandbox: Sandbox, options: FileSystemToolsetOptions = {}) {
@@ -132,6 +134,7 @@ export class FileSystemToolset {
       journal: this.journal,
       writers: this.writers,
       anchors: this.anchors,
+      lineHashes: this.lineHashes,
       limits: this.limits,
     };
   }

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { ApprovalResult } from '../approval/types.js';
-import { renderHashedLines } from '../edit/line-hash.js';
-import { loadFile } from './file-io.js';
+import { renderHashedText } from '../edit/hashed-render.js';
+import { type LoadedFile, loadFile } from './file-io.js';
 import { countLines, toModelText } from './text-stats.js';
 import { toolError } from './tool-error.js';
-import { NONEMPTY_PATH, type SandboxTool } from './types.js';
+import { NONEMPTY_PATH, type SandboxTool, type ToolContext } from './types.js';
 import { blockedFrom } from './writer.js';
 
 export const ReadFileInput = z.object({
@@ -69,9 +69,7 @@ export const readFile: SandboxTool<ReadFileInput, ReadFileOutput> = {
     if (!file) throw toolError('not_found', `${resolved.virtualPath} does not exist.`);
     const raw = file.text;
     const text = toModelText(raw);
-    const lines = text.length === 0 ? [] : text.split('\n');
-    if (text.endsWith('\n')) lines.pop();
-    const total = lines.length;
+    const total = countLines(text);
     const start = input.offset ?? 1;
     if (total > 0 && start > total) {
       throw toolError(
@@ -83,23 +81,11 @@ export const readFile: SandboxTool<ReadFileInput, ReadFileOutput> = {
       );
     }
     const maxLines = Math.min(input.limit ?? ctx.limits.readMaxLines, ctx.limits.readMaxLines);
-    const picked: string[] = [];
-    let chars = 0;
-    let cutLine = false;
-    for (let i = start - 1; i < total && picked.length < maxLines; i++) {
-      let line = lines[i]!;
-      if (chars + line.length + 1 > ctx.limits.readMaxChars) {
-        if (picked.length > 0) break;
-        // A single line longer than the cap: return its start rather than nothing.
-        line = line.slice(0, ctx.limits.readMaxChars);
-        cutLine = true;
-      }
-      picked.push(line);
-      chars += line.length + 1;
-    }
-    const endLine = start + picked.length - 1;
-    const truncated = endLine < total || cutLine;
-    const content = input.hashes ? renderHashedLines(picked, start) : picked.join('\n');
+    const page = pickPage(text, start, total, maxLines, ctx.limits.readMaxChars);
+    const endLine = start + page.lines - 1;
+    const truncated = endLine < total || page.cut;
+    const content =
+      page.lines === 0 ? '' : input.hashes ? hashedContent(ctx, file, page, start, total) : page.text;
     const state = ctx.state.record(resolved.virtualPath, file.sha256);
     if (input.hashes) ctx.anchors.set(resolved.virtualPath, raw);
     return {
@@ -107,8 +93,8 @@ export const readFile: SandboxTool<ReadFileInput, ReadFileOutput> = {
       version: state.version,
       sha256: file.sha256,
       content,
-      start_line: picked.length ? start : 0,
-      end_line: picked.length ? endLine : 0,
+      start_line: page.lines ? start : 0,
+      end_line: page.lines ? endLine : 0,
       total_lines: total,
       truncated,
       next_offset: endLine < total ? endLine + 1 : null,
@@ -116,3 +102,59 @@ export const readFile: SandboxTool<ReadFileInput, ReadFileOutput> = {
     };
   },
 };
+
+/**
+ * The page with LINE#HASH anchors. Line hashes come from the content-keyed cache
+ * when present (e.g. after edit_lines), and a whole-file read leaves them there.
+ * A cut line is hashed as shown, so it never touches the cache.
+ */
+function hashedContent(ctx: ToolContext, file: LoadedFile, page: Page, start: number, total: number): string {
+  if (page.cut) return renderHashedText(page.text, start, { lines: 1 }).content;
+  const all = ctx.lineHashes.get(file.sha256);
+  const known = all?.length === total ? all.subarray(start - 1, start - 1 + page.lines) : undefined;
+  const rendered = renderHashedText(page.text, start, {
+    lines: page.lines,
+    // Byte count equal to character count: the whole file is ASCII.
+    ...(file.bytes === file.text.length ? { ascii: true } : {}),
+    ...(known ? { known } : {}),
+  });
+  if (!known && page.lines === total) ctx.lineHashes.set(file.sha256, rendered.hashes);
+  return rendered.content;
+}
+
+interface Page {
+  text: string;
+  lines: number;
+  cut: boolean;
+}
+
+/**
+ * The lines a read returns, from line `start` on: at most `maxLines`, and no more
+ * characters than `maxChars` (newlines counted), except that a single line longer
+ * than that is returned cut. Works on offsets: the page is one slice of the text.
+ */
+function pickPage(text: string, start: number, total: number, maxLines: number, maxChars: number): Page {
+  let from = 0;
+  for (let i = 1; i < start && from < text.length; i++) {
+    const nl = text.indexOf('\n', from);
+    from = nl === -1 ? text.length : nl + 1;
+  }
+  let to = from;
+  let next = from;
+  let lines = 0;
+  let chars = 0;
+  for (let i = start - 1; i < total && lines < maxLines; i++) {
+    const nl = text.indexOf('\n', next);
+    const end = nl === -1 ? text.length : nl;
+    if (chars + (end - next) + 1 > maxChars) {
+      if (lines > 0) break;
+      // A single line longer than the cap: return its start rather than nothing.
+      return { text: text.slice(from, from + maxChars), lines: 1, cut: true };
+    }
+    chars += end - next + 1;
+    lines++;
+    to = end;
+    next = end + 1;
+  }
+  return { text: text.slice(from, to), lines, cut: false };
+}

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { ApprovalResult } from '../approval/types.js';
+import type { LineHashCache } from '../edit/line-hash-cache.js';
 import type { StateTracker } from '../fs/state-tracker.js';
 import type { ErrorCode } from '../sandbox/errors.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
@@ -42,6 +43,8 @@ export interface ToolContext extends ToolCallContext {
   writers: WriterTracker;
   /** Text of each file as last read with hashes (edit_lines follows moved lines against it). */
   anchors: Map<string, string>;
+  /** Line hashes of recent file contents by SHA-256, so edit_lines hashes a file once per version. */
+  lineHashes: LineHashCache;
   limits: ToolLimits;
 }
 

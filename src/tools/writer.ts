@@ -78,7 +78,9 @@ export async function applyWrite<P extends { newText: string }>(
       path: resolved.virtualPath,
       beforeSha256: before?.sha256 ?? null,
       afterSha256: saved.sha256,
-      ...(before ? { beforeContent: Buffer.from(before.text, 'utf8'), beforeMode: before.mode } : {}),
+      ...(before
+        ? { beforeContent: before.data ?? Buffer.from(before.text, 'utf8'), beforeMode: before.mode }
+        : {}),
     });
     ctx.writers.record(resolved.virtualPath, toolName);
     const state = ctx.state.record(resolved.virtualPath, saved.sha256);

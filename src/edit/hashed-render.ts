@@ -1,0 +1,141 @@
+import { finish32, hex, lineHash32 } from './line-hash.js';
+
+/** '#', six hex digits and '|' around each line number. */
+const PREFIX_EXTRA = 8;
+
+/** Rendered `LINE#HASH|content` lines, with the full 32-bit hash of each line. */
+export interface HashedLines {
+  content: string;
+  hashes: Uint32Array;
+}
+
+/** Renders lines as `LINE#HASH|content`, joined by newlines. */
+export function renderHashedLines(lines: readonly string[], startLine: number): string {
+  return lines.length === 0 ? '' : renderHashedText(lines.join('\n'), startLine).content;
+}
+
+/**
+ * Renders the newline-separated lines of `text` (an empty text is one empty line)
+ * as `LINE#HASH|content`. Whatever the caller already knows is passed in: the
+ * number of lines, whether the text is ASCII, and `known`, the lines' hashes (a
+ * LineHashCache hit), which are then not computed again. ASCII text, the common
+ * case, is rendered as bytes: no string per line, nothing for the GC.
+ */
+export function renderHashedText(
+  text: string,
+  startLine: number,
+  options: { lines?: number; ascii?: boolean; known?: Uint32Array } = {},
+): HashedLines {
+  const lines = options.lines ?? countLines(text);
+  const known = options.known?.length === lines ? options.known : undefined;
+  const ascii = options.ascii ?? Buffer.byteLength(text, 'utf8') === text.length;
+  return ascii ? renderAscii(text, startLine, lines, known) : renderAny(text, startLine, lines, known);
+}
+
+function countLines(text: string): number {
+  let lines = 1;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lines++;
+  return lines;
+}
+
+function renderAny(text: string, startLine: number, lines: number, known?: Uint32Array): HashedLines {
+  const hashes = known ?? new Uint32Array(lines);
+  const parts: string[] = [];
+  let start = 0;
+  for (let k = 0; ; k++) {
+    const nl = text.indexOf('\n', start);
+    const end = nl === -1 ? text.length : nl;
+    if (!known) hashes[k] = lineHash32(text, start, end);
+    parts.push(`${k === 0 ? '' : '\n'}${startLine + k}#${hex(hashes[k]!, 6)}|`, text.slice(start, end));
+    if (nl === -1) return { content: parts.join(''), hashes };
+    start = nl + 1;
+  }
+}
+
+/** The decimal digits of consecutive line numbers, counted up in place (no division per line). */
+class LineNumber {
+  private readonly digits = new Uint8Array(16);
+  private first: number;
+  constructor(n: number) {
+    const text = String(n);
+    this.first = 16 - text.length;
+    for (let i = 0; i < text.length; i++) this.digits[this.first + i] = text.charCodeAt(i);
+  }
+  /** Writes the current number at `at`; returns the position after it. */
+  write(out: Buffer, at: number): number {
+    let p = at;
+    for (let i = this.first; i < 16; i++) out[p++] = this.digits[i]!;
+    return p;
+  }
+  increment(): void {
+    let i = 15;
+    while (this.digits[i] === 57) this.digits[i--] = 48; // '9' rolls over to '0'
+    if (i < this.first) this.first = i;
+    this.digits[i] = this.digits[i] === 0 ? 49 : this.digits[i]! + 1;
+  }
+}
+
+/** Writes the top six hex digits of a 32-bit hash at `at`. */
+function writeHex6(out: Buffer, at: number, hash: number): void {
+  for (let k = 0; k < 6; k++) {
+    const digit = (hash >>> (28 - 4 * k)) & 15;
+    out[at + k] = digit < 10 ? 48 + digit : 87 + digit; // '0'-'9', 'a'-'f'
+  }
+}
+
+/** hash32 of the bytes [from, to) once trailing ASCII whitespace is dropped (see lineHash32). */
+function hashTrimmed(bytes: Buffer, from: number, to: number): number {
+  let end = to;
+  while (end > from && (bytes[end - 1] === 32 || (bytes[end - 1]! >= 9 && bytes[end - 1]! <= 13))) end--;
+  let a = 0x811c9dc5; // hash32's FNV-1a lane, written out: see line-hash.ts
+  for (let i = from; i < end; i++) a = Math.imul(a ^ bytes[i]!, 0x01000193);
+  return finish32(a);
+}
+
+/** Total number of decimal digits of the line numbers first, first + 1, …, first + count - 1. */
+function digitCount(first: number, count: number): number {
+  let sum = 0;
+  const last = first + count - 1;
+  for (let n = first, width = String(first).length; n <= last; width++) {
+    const next = Math.min(last + 1, 10 ** width);
+    sum += (next - n) * width;
+    n = next;
+  }
+  return sum;
+}
+
+/**
+ * ASCII text as bytes, in one buffer of exactly the output's size: the text is
+ * written at its end, and each line is hashed there and moved forward into place
+ * (copyWithin, a memmove, unless it is short: a byte loop is twice as slow on long
+ * lines) behind its prefix. Output never overtakes input: the prefixes written so
+ * far are at most the gap between them.
+ */
+function renderAscii(text: string, startLine: number, lines: number, known?: Uint32Array): HashedLines {
+  const hashes = known ?? new Uint32Array(lines);
+  const gap = lines * PREFIX_EXTRA + digitCount(startLine, lines);
+  const out = Buffer.allocUnsafe(gap + text.length);
+  out.write(text, gap, 'latin1');
+  const number = new LineNumber(startLine);
+  let p = 0;
+  let start = 0;
+  for (let k = 0; ; k++) {
+    const nl = text.indexOf('\n', start);
+    const end = nl === -1 ? text.length : nl;
+    if (!known) hashes[k] = hashTrimmed(out, gap + start, gap + end);
+    p = number.write(out, p);
+    out[p] = 35; // '#'
+    writeHex6(out, p + 1, hashes[k]!);
+    out[p + 7] = 124; // '|'
+    p += 8;
+    if (end - start < 16) for (let i = gap + start; i < gap + end; i++) out[p++] = out[i]!;
+    else {
+      out.copyWithin(p, gap + start, gap + end);
+      p += end - start;
+    }
+    if (nl === -1) return { content: out.toString('latin1'), hashes };
+    out[p++] = 10;
+    start = nl + 1;
+    number.increment();
+  }
+}

@@ -1,0 +1,83 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { renderHashedLines } from '../../src/edit/hashed-render.js';
+import { Sandbox } from '../../src/sandbox/sandbox.js';
+import { FileSystemToolset } from '../../src/tools/filesystem-toolset.js';
+import { toModelText } from '../../src/tools/text-stats.js';
+import { tempDir } from '../helpers/temp-project.js';
+
+/** read_file's paging as it was first written (split into lines, pick, join): the reference. */
+function referencePage(raw: string, offset: number, limit: number, maxChars: number, hashes: boolean) {
+  const text = toModelText(raw);
+  const lines = text.length === 0 ? [] : text.split('\n');
+  if (text.endsWith('\n')) lines.pop();
+  const total = lines.length;
+  if (total > 0 && offset > total) return { error: 'invalid_argument' };
+  const picked: string[] = [];
+  let chars = 0;
+  let cutLine = false;
+  for (let i = offset - 1; i < total && picked.length < limit; i++) {
+    let line = lines[i]!;
+    if (chars + line.length + 1 > maxChars) {
+      if (picked.length > 0) break;
+      line = line.slice(0, maxChars);
+      cutLine = true;
+    }
+    picked.push(line);
+    chars += line.length + 1;
+  }
+  const endLine = offset + picked.length - 1;
+  return {
+    content: hashes ? renderHashedLines(picked, offset) : picked.join('\n'),
+    start_line: picked.length ? offset : 0,
+    end_line: picked.length ? endLine : 0,
+    total_lines: total,
+    truncated: endLine < total || cutLine,
+    next_offset: endLine < total ? endLine + 1 : null,
+  };
+}
+
+const line = fc.constantFrom('', 'a', '  x = 1;', 'long line of text here', 'é', '\t}', 'tail  ');
+const fileArb = fc
+  .record({
+    lines: fc.array(fc.tuple(line, fc.constantFrom('\n', '\r\n')), { maxLength: 12 }),
+    bom: fc.boolean(),
+    finalNewline: fc.boolean(),
+  })
+  .map(({ lines, bom, finalNewline }) => {
+    let text = lines.map(([l, e]) => l + e).join('');
+    if (!finalNewline && lines.length > 0) text = text.slice(0, -lines.at(-1)![1].length);
+    return (bom ? '\uFEFF' : '') + text;
+  });
+
+describe('read_file paging', () => {
+  it('returns the same pages as splitting the file into lines', async () => {
+    const dir = tempDir({});
+    await fc.assert(
+      fc.asyncProperty(
+        fileArb,
+        fc.integer({ min: 1, max: 14 }),
+        fc.integer({ min: 1, max: 14 }),
+        fc.integer({ min: 1, max: 60 }),
+        fc.boolean(),
+        async (raw, offset, limit, maxChars, hashes) => {
+          fs.writeFileSync(path.join(dir, 'f.txt'), raw);
+          const toolset = new FileSystemToolset(Sandbox.fromDirectory(dir), {
+            limits: { readMaxChars: maxChars, readMaxLines: 10 },
+          });
+          const outcome = await toolset.callTool('read_file', { path: '/f.txt', offset, limit, hashes });
+          const expected = referencePage(raw, offset, Math.min(limit, 10), maxChars, hashes);
+          if ('error' in expected) {
+            expect(outcome.ok ? 'ok' : outcome.error.code).toBe(expected.error);
+            return;
+          }
+          expect(outcome.ok).toBe(true);
+          if (outcome.ok) expect(outcome.data).toMatchObject(expected);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
