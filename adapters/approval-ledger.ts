@@ -1,5 +1,5 @@
 import { ApprovalMemory, rememberedDecision } from '../src/approval/approval-memory.js';
-import { type AuditEvent, type AuditSink, fanOut } from '../src/approval/audit-events.js';
+import { type AuditEvent, type AuditSink, fanOut, toolResultEvent } from '../src/approval/audit-events.js';
 import type { ApprovalConfig } from '../src/approval/config.js';
 import { ApprovalAborted } from '../src/approval/errors.js';
 import type { ApprovalPayload } from '../src/approval/payloads.js';
@@ -116,13 +116,7 @@ export async function executeApproved(
   const outcome = await withFileLock(`native\0${path ?? ''}`, () =>
     executeBound(toolset, ledger, name, input, toolCallId, config),
   );
-  audit(ledger, call, {
-    type: 'tool_result',
-    ...where,
-    ok: outcome.ok,
-    ...(outcome.ok ? {} : { code: outcome.error.code }),
-    durationMs: Math.round(performance.now() - started),
-  });
+  audit(ledger, call, toolResultEvent(outcome, started, path));
   return outcome;
 }
 

@@ -2,7 +2,13 @@ import { withFileLock } from '../fs/file-lock.js';
 import type { ChangeRecord } from '../tools/change-journal.js';
 import type { ToolCallContext, ToolOutcome } from '../tools/types.js';
 import { ApprovalMemory, rememberedDecision } from './approval-memory.js';
-import { type AuditDecision, type AuditEvent, type AuditSink, fanOut } from './audit-events.js';
+import {
+  type AuditDecision,
+  type AuditEvent,
+  type AuditSink,
+  fanOut,
+  toolResultEvent,
+} from './audit-events.js';
 import { type ApprovalConfig, describeCall, genericPayload, needsApprovalFromConfig } from './config.js';
 import { ApprovalAborted } from './errors.js';
 import type { ApprovalPayload } from './payloads.js';
@@ -96,13 +102,7 @@ export class ApprovalToolset<T extends InnerToolset = InnerToolset> {
     const event = (e: Omit<AuditEvent, 'toolName' | 'timestamp'>) =>
       this.emit({ ...base, ...e, timestamp: new Date().toISOString() });
     const finish = (outcome: ToolOutcome, path?: string): ToolOutcome => {
-      event({
-        type: 'tool_result',
-        ...(path ? { path } : {}),
-        ok: outcome.ok,
-        ...(outcome.ok ? {} : { code: outcome.error.code }),
-        durationMs: Math.round(performance.now() - started),
-      });
+      event(toolResultEvent(outcome, started, path));
       return outcome;
     };
     const argPath =
@@ -158,18 +158,12 @@ export class ApprovalToolset<T extends InnerToolset = InnerToolset> {
     const event = (e: Omit<AuditEvent, 'toolName' | 'timestamp'>) =>
       this.emit({ toolName: 'undo', ...e, timestamp: new Date().toISOString() });
     const last = this.history().at(-1);
-    const path = last ? { path: last.path } : {};
-    event({ type: 'tool_call', ...path });
+    const path = last?.path;
+    event({ type: 'tool_call', ...(path ? { path } : {}) });
     const outcome: ToolOutcome = this.inner.undo
       ? await this.inner.undo()
       : { ok: false, error: { code: 'invalid_argument', message: 'This toolset keeps no change history.' } };
-    event({
-      type: 'tool_result',
-      ...path,
-      ok: outcome.ok,
-      ...(outcome.ok ? {} : { code: outcome.error.code }),
-      durationMs: Math.round(performance.now() - started),
-    });
+    event(toolResultEvent(outcome, started, path));
     return outcome;
   }
 

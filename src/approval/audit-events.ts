@@ -49,3 +49,18 @@ export function fanOut(...sinks: Array<AuditSink | undefined>): AuditSink {
     }
   };
 }
+
+/** The `tool_result` event of a call that started at `started` (performance.now()). */
+export function toolResultEvent(
+  outcome: { ok: true } | { ok: false; error: { code: string } },
+  started: number,
+  path?: string,
+): Omit<AuditEvent, 'toolName' | 'toolCallId' | 'timestamp'> {
+  return {
+    type: 'tool_result',
+    ...(path ? { path } : {}),
+    ok: outcome.ok,
+    ...(outcome.ok ? {} : { code: outcome.error.code }),
+    durationMs: Math.round(performance.now() - started),
+  };
+}
