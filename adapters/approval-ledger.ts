@@ -1,5 +1,6 @@
 import { ApprovalMemory, rememberedDecision } from '../src/approval/approval-memory.js';
 import { type AuditEvent, type AuditSink, fanOut, toolResultEvent } from '../src/approval/audit-events.js';
+import { blockedOutcome } from '../src/approval/blocked-outcome.js';
 import type { ApprovalConfig } from '../src/approval/config.js';
 import { ApprovalAborted } from '../src/approval/errors.js';
 import type { ApprovalPayload } from '../src/approval/payloads.js';
@@ -131,15 +132,7 @@ async function executeBound(
 ): Promise<ToolOutcome> {
   const result = await checkOnce(toolset, name, input, toolCallId, config);
   ledger.checked.delete(toolCallId);
-  if (result.status === 'blocked') {
-    return {
-      ok: false,
-      error: result.error ?? {
-        code: 'approval_blocked',
-        message: `Blocked by policy, not run: ${result.reason}`,
-      },
-    };
-  }
+  if (result.status === 'blocked') return blockedOutcome(result);
   const bound =
     ledger.approvedState.get(toolCallId) ??
     (result.status === 'needs_approval' ? stateOf(result.payload) : {});
@@ -164,15 +157,7 @@ async function executeBound(
   }
   // The user's version runs, re-checked first: a block still wins over an approval.
   const recheck = await toolset.needsApproval(name, edited.args, { toolCallId }, config);
-  if (recheck.status === 'blocked') {
-    return {
-      ok: false,
-      error: recheck.error ?? {
-        code: 'approval_blocked',
-        message: `The user's edited call is blocked: ${recheck.reason}`,
-      },
-    };
-  }
+  if (recheck.status === 'blocked') return blockedOutcome(recheck, "The user's edited call is blocked");
   const outcome = await toolset.callTool(name, edited.args, { toolCallId, ...bound });
   return userEditedOutcome(recordApplied(ledger, bound, outcome), input, edited.args, edited.note);
 }

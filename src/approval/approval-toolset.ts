@@ -9,6 +9,7 @@ import {
   fanOut,
   toolResultEvent,
 } from './audit-events.js';
+import { blockedOutcome } from './blocked-outcome.js';
 import { type ApprovalConfig, describeCall, genericPayload, needsApprovalFromConfig } from './config.js';
 import { ApprovalAborted } from './errors.js';
 import type { ApprovalPayload } from './payloads.js';
@@ -114,11 +115,7 @@ export class ApprovalToolset<T extends InnerToolset = InnerToolset> {
     const result = await this.check(name, args, ctx);
     if (result.status === 'blocked') {
       event({ type: 'approval_decided', decision: 'blocked', ...(argPath ? { path: argPath } : {}) });
-      const error = result.error ?? {
-        code: 'approval_blocked' as const,
-        message: `Blocked by policy, not run: ${result.reason}`,
-      };
-      return finish({ ok: false, error }, argPath);
+      return finish(blockedOutcome(result), argPath);
     }
     if (result.status === 'pre_approved') {
       event({ type: 'approval_decided', decision: 'pre_approved', ...(argPath ? { path: argPath } : {}) });
@@ -219,15 +216,7 @@ export class ApprovalToolset<T extends InnerToolset = InnerToolset> {
   ): Promise<ToolOutcome> {
     const edited = decision.overrideArgs!;
     const recheck = await this.check(name, edited, ctx);
-    if (recheck.status === 'blocked') {
-      return {
-        ok: false,
-        error: recheck.error ?? {
-          code: 'approval_blocked',
-          message: `The user's edited call is blocked: ${recheck.reason}`,
-        },
-      };
-    }
+    if (recheck.status === 'blocked') return blockedOutcome(recheck, "The user's edited call is blocked");
     const outcome = await this.inner.callTool(name, edited, bindTo(ctx, shown));
     return userEditedOutcome(outcome, original, edited, decision.note);
   }
