@@ -8,6 +8,7 @@ import { lineHash, lineHash32 } from '../../src/edit/line-hash.js';
 import { LineTable } from '../../src/edit/line-table.js';
 import { locateBlock, locateExact } from '../../src/edit/match-cascade.js';
 import { splitLines, withoutBom } from '../../src/edit/text-format.js';
+import { textArbitrary } from '../helpers/text-arbitrary.js';
 
 // The edit tools split out only the lines around a change and copy the rest as text.
 // These properties pin that the result is exactly what working on the whole file gives.
@@ -17,17 +18,7 @@ const line = fc.constantFrom(...WORDS);
 const eol = fc.constantFrom('\n', '\n', '\r\n');
 
 /** A text from lines, each with its own line ending, maybe a BOM and maybe no final newline. */
-const textArb = fc
-  .record({
-    lines: fc.array(fc.tuple(line, eol), { maxLength: 40 }),
-    bom: fc.boolean(),
-    finalNewline: fc.boolean(),
-  })
-  .map(({ lines, bom, finalNewline }) => {
-    let text = lines.map(([l, e]) => l + e).join('');
-    if (!finalNewline && lines.length > 0) text = text.slice(0, -lines.at(-1)![1].length);
-    return (bom ? '\uFEFF' : '') + text;
-  });
+const textArb = textArbitrary(line, eol, 40);
 
 describe('LineTable', () => {
   it('agrees with splitLines and hashes every line like lineHash32', () => {

@@ -1,17 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { SandboxError } from '../../src/sandbox/errors.js';
 import { Sandbox } from '../../src/sandbox/sandbox.js';
+import { codeOf } from '../helpers/sandbox-code.js';
 import { tempDir } from '../helpers/temp-project.js';
-
-function codeOf(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof SandboxError) return e.code;
-    throw e;
-  }
-  return 'ok';
-}
 
 function sandbox() {
   const data = tempDir({ 'sub/a.txt': 'a', 'b.txt': 'b' });

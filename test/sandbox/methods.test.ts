@@ -1,19 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SandboxError } from '../../src/sandbox/errors.js';
+import type { SandboxError } from '../../src/sandbox/errors.js';
 import { Sandbox } from '../../src/sandbox/sandbox.js';
+import { codeOf } from '../helpers/sandbox-code.js';
 import { tempDir } from '../helpers/temp-project.js';
-
-function codeOf(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof SandboxError) return e.code;
-    throw e;
-  }
-  return 'ok';
-}
 
 function twoMounts() {
   const src = tempDir({ 'main.ts': 'x', 'util/helpers.ts': 'y' });

@@ -3,6 +3,7 @@ import { renderDiff } from '../../src/terminal/diff-view.js';
 import { createStyle } from '../../src/terminal/style.js';
 
 const strip = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, '');
+// biome-ignore lint/suspicious/noTemplateCurlyInString: the diffed source text contains template placeholders
 const head = 'const message = [`${done} of ${this.items.length}';
 const diff = [
   '@@ -1,1 +1,1 @@',

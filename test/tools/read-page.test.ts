@@ -7,6 +7,7 @@ import { Sandbox } from '../../src/sandbox/sandbox.js';
 import { FileSystemToolset } from '../../src/tools/filesystem-toolset.js';
 import { toModelText } from '../../src/tools/text-stats.js';
 import { tempDir } from '../helpers/temp-project.js';
+import { textArbitrary } from '../helpers/text-arbitrary.js';
 
 /** read_file's paging as it was first written (split into lines, pick, join): the reference. */
 function referencePage(raw: string, offset: number, limit: number, maxChars: number, hashes: boolean) {
@@ -40,17 +41,7 @@ function referencePage(raw: string, offset: number, limit: number, maxChars: num
 }
 
 const line = fc.constantFrom('', 'a', '  x = 1;', 'long line of text here', 'é', '\t}', 'tail  ');
-const fileArb = fc
-  .record({
-    lines: fc.array(fc.tuple(line, fc.constantFrom('\n', '\r\n')), { maxLength: 12 }),
-    bom: fc.boolean(),
-    finalNewline: fc.boolean(),
-  })
-  .map(({ lines, bom, finalNewline }) => {
-    let text = lines.map(([l, e]) => l + e).join('');
-    if (!finalNewline && lines.length > 0) text = text.slice(0, -lines.at(-1)![1].length);
-    return (bom ? '\uFEFF' : '') + text;
-  });
+const fileArb = textArbitrary(line, fc.constantFrom('\n', '\r\n'), 12);
 
 describe('read_file paging', () => {
   it('returns the same pages as splitting the file into lines', async () => {
