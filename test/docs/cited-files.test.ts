@@ -6,8 +6,8 @@ import { describe, expect, it } from 'vitest';
 // Docs ship in the package and must stand alone: every repository file they cite exists, and none
 // points outside the repository.
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const docs = ['README.md', 'CHANGELOG.md', ...readdirSync(join(root, 'docs')).map((f) => `docs/${f}`)].filter((f) =>
-  f.endsWith('.md'),
+const docs = ['README.md', 'CHANGELOG.md', ...readdirSync(join(root, 'docs')).map((f) => `docs/${f}`)].filter(
+  (f) => f.endsWith('.md'),
 );
 const repoPath = /^(src|adapters|test|bench|examples|scripts|docs|bin|types)\/[\w./<>-]*$/;
 
