@@ -66,6 +66,14 @@ interface DiffIndex {
   ends: Int32Array;
 }
 
+/**
+ * A row's kind comes from its position in the diff, never from its text: file
+ * headers (`---`, `+++`, `diff`, `Index:`, `===`) are recognised only between
+ * hunks, and inside a hunk exactly the line counts its `@@` header declares are
+ * read as removed / added / context rows. So an added line whose content is
+ * `++ x` (diff line `+++ x`) or a removed `-- x` is a change like any other,
+ * drawn and counted. A stray line outside any hunk is shown as a note, never hidden.
+ */
 function indexDiff(diff: string): DiffIndex {
   let lines = 1;
   for (let i = diff.indexOf('\n'); i !== -1; i = diff.indexOf('\n', i + 1)) lines++;
@@ -77,47 +85,68 @@ function indexDiff(diff: string): DiffIndex {
   let count = 0;
   let oldNo = 0;
   let newNo = 0;
+  // Lines the current hunk still owes on each side (both 0: between hunks).
+  let oldLeft = 0;
+  let newLeft = 0;
   for (let start = 0; start <= diff.length; ) {
     let end = diff.indexOf('\n', start);
     if (end === -1) end = diff.length;
     const c = diff.charCodeAt(start);
-    const header = diff.startsWith('--- ', start) || diff.startsWith('+++ ', start);
-    if (!header && end > start) {
-      let kind = 0;
-      let from = start + 1;
-      if (c === 64 /* @ */ && diff.startsWith('@@ -', start)) {
-        const hunk = /^@@ -(\d+)(,\d+)? \+(\d+)(,\d+)? @@/.exec(diff.slice(start, end));
-        if (hunk) {
-          // GNU convention: an empty range names the line before it.
-          oldNo = Number(hunk[1]) + (hunk[2] === ',0' ? 1 : 0);
-          newNo = Number(hunk[3]) + (hunk[4] === ',0' ? 1 : 0);
-          kind = HUNK;
-          from = start;
-        }
-      } else if (c === 43 /* + */) {
+    let kind = 0;
+    let from = start + 1;
+    if (oldLeft > 0 || newLeft > 0) {
+      if (c === 43 /* + */) {
         kind = ADD;
         newNos[count] = newNo++;
+        newLeft--;
       } else if (c === 45 /* - */) {
         kind = DEL;
         oldNos[count] = oldNo++;
+        oldLeft--;
       } else if (c === 92 /* \\ */) {
         kind = NOTE;
         from = start;
-      } else if (c === 32 /* space */) {
+      } else {
+        // ' ' or an empty line (some tools strip the space of an empty context line).
         kind = CONTEXT;
+        if (end === start || c !== 32) from = start;
         oldNos[count] = oldNo++;
         newNos[count] = newNo++;
+        oldLeft--;
+        newLeft--;
       }
-      if (kind) {
-        kinds[count] = kind;
-        starts[count] = from;
-        ends[count] = end;
-        count++;
+    } else if (end > start) {
+      const hunk = c === 64 /* @ */ ? HUNK_HEADER.exec(diff.slice(start, end)) : null;
+      if (hunk) {
+        oldLeft = hunk[2] === undefined ? 1 : Number(hunk[2]);
+        newLeft = hunk[4] === undefined ? 1 : Number(hunk[4]);
+        // GNU convention: an empty range names the line before it.
+        oldNo = Number(hunk[1]) + (oldLeft === 0 ? 1 : 0);
+        newNo = Number(hunk[3]) + (newLeft === 0 ? 1 : 0);
+        kind = HUNK;
+        from = start;
+      } else if (!isFileHeader(diff, start)) {
+        kind = NOTE;
+        from = start;
       }
+    }
+    if (kind) {
+      kinds[count] = kind;
+      starts[count] = from;
+      ends[count] = end;
+      count++;
     }
     start = end + 1;
   }
   return { count, kinds, oldNos, newNos, starts, ends };
+}
+
+const HUNK_HEADER = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/;
+const FILE_HEADERS = ['--- ', '+++ ', 'diff ', 'Index: ', '==='];
+
+/** Only ever asked between hunks: inside one, a `---`/`+++` line is a change. */
+function isFileHeader(diff: string, start: number): boolean {
+  return FILE_HEADERS.some((h) => diff.startsWith(h, start));
 }
 
 /**
@@ -208,7 +237,7 @@ export function diffLineSource(unifiedDiff: string, style: Style, width: number)
     slots[slotCount++] = i;
   }
   function hunkOldStart(hunkRow: number): number {
-    const m = /^@@ -(\d+)/.exec(unifiedDiff.slice(starts[hunkRow]!, ends[hunkRow]!));
+    const m = HUNK_HEADER.exec(unifiedDiff.slice(starts[hunkRow]!, ends[hunkRow]!));
     return Number(m?.[1] ?? 0);
   }
   const rowText = (row: number) => unifiedDiff.slice(starts[row]!, ends[row]!);

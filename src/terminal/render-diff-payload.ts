@@ -1,11 +1,14 @@
 import type { EditPayload, LinesEditPayload, PatchPayload } from '../approval/payloads.js';
-import { diffLineSource } from './diff-view.js';
+import { diffLineSource, diffStats } from './diff-view.js';
 import type { Rendered } from './rendered.js';
 import { sanitizeLine } from './sanitize.js';
 import type { Style } from './style.js';
 
-const stats = (p: { added: number; removed: number }, style: Style) =>
-  `${style.green(`+${p.added}`)} ${style.red(`−${p.removed}`)}`;
+/** +N −M counted from the same diff model the rows are drawn from (never from the payload's own counts). */
+export const diffStatsLabel = (unifiedDiff: string, style: Style) => {
+  const { added, removed } = diffStats(unifiedDiff);
+  return `${style.green(`+${added}`)} ${style.red(`−${removed}`)}`;
+};
 
 /** edit, patch and lines payloads all carry a unified diff: same view, different headers. */
 export function renderDiffPayload(
@@ -31,7 +34,7 @@ export function renderDiffPayload(
   if (payload.diffCoarse)
     warnings.push('The diff was too expensive to compute exactly; it is shown as one block.');
   return {
-    title: `${title}  ${stats(payload, style)}`,
+    title: `${title}  ${diffStatsLabel(payload.unifiedDiff, style)}`,
     warnings,
     body: diffLineSource(payload.unifiedDiff, style, width),
   };

@@ -1,5 +1,6 @@
 import type { WritePayload } from '../approval/payloads.js';
 import { allLines, diffLineSource, type LineSource } from './diff-view.js';
+import { diffStatsLabel } from './render-diff-payload.js';
 import type { Rendered } from './rendered.js';
 import { fitWidth, sanitizeLine, shiftLeft } from './sanitize.js';
 import type { Style } from './style.js';
@@ -32,10 +33,7 @@ export function renderWrite(payload: WritePayload, style: Style, width: number):
     const body = payload.unifiedDiff
       ? diffLineSource(payload.unifiedDiff, style, width)
       : numberedSource(payload.content, style, width);
-    const stat =
-      payload.added !== undefined
-        ? `  ${style.green(`+${payload.added}`)} ${style.red(`−${payload.removed ?? 0}`)}`
-        : '';
+    const stat = payload.unifiedDiff ? `  ${diffStatsLabel(payload.unifiedDiff, style)}` : '';
     return { title: `Write: ${path} (${lines}, overwrite)${stat}`, warnings, body };
   }
   return {
