@@ -48,10 +48,14 @@ function sourceFiles(root: string): string[] {
   return out;
 }
 
-/** A good target: indented, has letters, unique in the file, no quotes/tabs/CR, not too long. */
+/**
+ * A good target: indented, has letters, unique in the file, no tabs/CR/backticks or typographic
+ * quotes, not too long. ASCII quotes are welcome: the smart-quote mistake must reach changed lines.
+ */
 function isGoodTarget(lines: string[], i: number, counts: Map<string, number>): boolean {
   const line = lines[i]!;
-  if (!/^ {2,}\S/.test(line) || line.length > 100 || /[\t\r'"`’]/.test(line)) return false;
+  if (!/^ {2,}\S/.test(line) || line.length > 100 || /[\t\r`\u2018\u2019\u201c\u201d]/.test(line))
+    return false;
   if (!/[a-zA-Z]{3}/.test(line) || counts.get(line.trim()) !== 1) return false;
   // Neighbours must exist for context.
   return i >= 4 && i < lines.length - 4 && lines.slice(i - 3, i + 4).every((l) => !/[\t\r]/.test(l));

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Sandbox } from '../../src/sandbox/sandbox.js';
 import { FileSystemToolset } from '../../src/tools/filesystem-toolset.js';
 import type { GoldEdit } from './corpus.js';
-import { type Scenario, styleRequestLine, type ToolUnderTest } from './scenarios.js';
+import { type RequestStyle, type Scenario, styleRequestLine, type ToolUnderTest } from './scenarios.js';
 
 export type Verdict = 'correct' | 'rejected' | 'wrong' | 'n/a';
 
@@ -13,7 +13,64 @@ const tabify = (line: string) => {
   return m ? '\t'.repeat(m[0].length / 2) + line.slice(m[0].length) : line;
 };
 
-function request(tool: ToolUnderTest, edit: GoldEdit, scenario: Scenario, anchors: string[], sha: string) {
+/** The change the model means to make: replace `remove` lines at `at` with `insert`. */
+interface Intent {
+  at: number;
+  remove: number;
+  insert: string[];
+  op: 'replace_line' | 'insert_after';
+}
+
+const isBlank = (l: string) => l.trim() === '';
+const isBrace = (l: string) => l.trim() === '}';
+const lowEntropy = (l: string) => l.trim() !== '' && !/[\p{L}\p{N}]/u.test(l);
+
+/** The line nearest to `from` (after it first) that satisfies `ok`, or -1 (`lines` holds real lines only). */
+function nearest(lines: string[], from: number, ok: (i: number) => boolean): number {
+  for (let d = 1; d < lines.length; d++) {
+    if (from + d < lines.length && ok(from + d)) return from + d;
+    if (from - d >= 0 && ok(from - d)) return from - d;
+  }
+  return -1;
+}
+
+/**
+ * The intended edit. The usual one replaces the gold target line; the anchor rows of
+ * edit_lines pick a low-entropy line near it (blank, a lone "}", or a symbol-only line whose
+ * hash is unique in the file) and insert after it or change it. Null when the file has none.
+ */
+function intentFor(edit: GoldEdit, style: RequestStyle, lines: string[], anchors: string[]): Intent | null {
+  if (!style.anchorOn) return { at: edit.target, remove: 1, insert: edit.replacement, op: 'replace_line' };
+  const hashOf = (i: number) => anchors[i]!.slice(anchors[i]!.indexOf('#') + 1);
+  // The text after the final newline is no line (read_file shows no anchor for it).
+  lines = lines.slice(0, anchors.length);
+  const n = edit.target + 1;
+  if (style.anchorOn === 'unique-hash') {
+    const at = nearest(
+      lines,
+      edit.target,
+      (i) => lowEntropy(lines[i]!) && !anchors.some((_, j) => j !== i && hashOf(j) === hashOf(i)),
+    );
+    return at === -1 ? null : { at, remove: 1, insert: [`${lines[at]} // edited ${n}`], op: 'replace_line' };
+  }
+  const at = nearest(lines, edit.target, (i) => (style.anchorOn === 'blank' ? isBlank : isBrace)(lines[i]!));
+  if (at === -1) return null;
+  return {
+    at: at + 1,
+    remove: 0,
+    insert: [`void ${n}; // inserted after line ${at + 1}`],
+    op: 'insert_after',
+  };
+}
+
+function request(
+  tool: ToolUnderTest,
+  edit: GoldEdit,
+  scenario: Scenario,
+  intent: Intent,
+  anchors: string[],
+  sha: string,
+) {
   const lines = edit.original.split('\n');
   const t = edit.target;
   const style = scenario.request;
@@ -21,8 +78,8 @@ function request(tool: ToolUnderTest, edit: GoldEdit, scenario: Scenario, anchor
   const ctxAfter = style.minimal ? [] : lines.slice(t + 1, t + 4);
   const region = [...ctxBefore, lines[t]!, ...ctxAfter];
   const indent = Math.min(...region.filter((l) => l.trim()).map((l) => /^ */.exec(l)![0].length));
-  const old = (l: string) => styleRequestLine(l, style, 'old', indent);
-  const neu = (l: string) => styleRequestLine(l, style, 'new', indent);
+  // Every line the model writes carries its slip: copied ones and new ones alike.
+  const slip = (l: string) => styleRequestLine(l, style, indent);
   // Drops a context line that is not next to the change and is distinctive (dropping one of two
   // identical blank lines would be no mistake at all).
   let dropAt = -1;
@@ -35,16 +92,18 @@ function request(tool: ToolUnderTest, edit: GoldEdit, scenario: Scenario, anchor
     if (dropAt === -2) return null;
   }
   if (tool === 'edit_file') {
-    const oldLines = [...ctxBefore.filter((_, i) => i !== dropAt), lines[t]!, ...ctxAfter].map(old);
-    const newLines = [...ctxBefore.filter((_, i) => i !== dropAt), ...edit.replacement, ...ctxAfter].map(neu);
+    const oldLines = [...ctxBefore.filter((_, i) => i !== dropAt), lines[t]!, ...ctxAfter].map(slip);
+    const newLines = [...ctxBefore.filter((_, i) => i !== dropAt), ...edit.replacement, ...ctxAfter].map(
+      slip,
+    );
     return { path: '/f.js', old_string: oldLines.join('\n'), new_string: newLines.join('\n') };
   }
   if (tool === 'patch_file') {
     const body = [
-      ...ctxBefore.filter((_, i) => i !== dropAt).map((l) => ` ${old(l)}`),
-      `-${old(lines[t]!)}`,
-      ...edit.replacement.map((l) => `+${neu(l)}`),
-      ...ctxAfter.map((l) => ` ${old(l)}`),
+      ...ctxBefore.filter((_, i) => i !== dropAt).map((l) => ` ${slip(l)}`),
+      `-${slip(lines[t]!)}`,
+      ...edit.replacement.map((l) => `+${slip(l)}`),
+      ...ctxAfter.map((l) => ` ${slip(l)}`),
     ];
     const start = t - ctxBefore.length + 1;
     const oldCount = body.filter((l) => !l.startsWith('+')).length;
@@ -63,22 +122,19 @@ function request(tool: ToolUnderTest, edit: GoldEdit, scenario: Scenario, anchor
       base_sha256: sha,
     };
   }
-  const anchor = anchors[t]!;
+  const anchorLine = intent.op === 'insert_after' ? intent.at - 1 : intent.at;
+  const anchor = anchors[anchorLine]!;
   const hash = anchor.slice(anchor.indexOf('#') + 1);
+  const line = anchorLine + 1 + (style.lineHintOffset ?? 0);
   return {
     path: '/f.js',
     operations: [
-      {
-        op: 'replace_line',
-        hash,
-        line: t + 1 + (style.lineHintOffset ?? 0),
-        content: edit.replacement.join('\n'),
-      },
+      style.lineInAnchor
+        ? { op: intent.op, hash: `${line}#${hash}`, content: intent.insert.join('\n') }
+        : { op: intent.op, hash, line, content: intent.insert.join('\n') },
     ],
   };
 }
-
-const stripTrailing = (s: string) => s.replace(/[ \t]+(?=\r?\n|$)/g, '');
 
 /** Replays one gold edit under one mistake through one tool, and judges the outcome against the gold file. */
 export async function replay(edit: GoldEdit, scenario: Scenario, tool: ToolUnderTest): Promise<Verdict> {
@@ -95,8 +151,11 @@ export async function replay(edit: GoldEdit, scenario: Scenario, tool: ToolUnder
     const readOutcome = await toolset.callTool('read_file', { path: '/f.js', hashes: tool === 'edit_lines' });
     if (!readOutcome.ok) throw new Error(readOutcome.error.message);
     const data = readOutcome.data as { content: string; sha256: string };
+    const anchors = data.content.split('\n').map((l) => l.slice(0, l.indexOf('|')));
+    const intent = intentFor(edit, scenario.request, read.lines, anchors);
+    if (!intent) return 'n/a';
     let lines = read.lines;
-    let target = edit.target;
+    let target = intent.at;
     let targetChanged = false;
     if (scenario.afterRead) {
       const after = scenario.afterRead(lines, target);
@@ -105,18 +164,19 @@ export async function replay(edit: GoldEdit, scenario: Scenario, tool: ToolUnder
       fs.writeFileSync(file, lines.join(read.eol));
     }
     const before = fs.readFileSync(file, 'utf8');
-    const replacement = read.tabs ? edit.replacement.map(tabify) : edit.replacement;
-    const gold = [...lines.slice(0, target), ...replacement, ...lines.slice(target + 1)].join(read.eol);
-    const outcome = await toolset.callTool(
-      tool,
-      request(tool, edit, scenario, data.content.split('\n'), data.sha256),
+    const replacement = read.tabs ? intent.insert.map(tabify) : intent.insert;
+    const gold = [...lines.slice(0, target), ...replacement, ...lines.slice(target + intent.remove)].join(
+      read.eol,
     );
+    const args = request(tool, edit, scenario, intent, anchors, data.sha256);
+    if (args === null) return 'n/a';
+    const outcome = await toolset.callTool(tool, args);
     const after = fs.readFileSync(file, 'utf8');
     if (!outcome.ok) return after === before ? 'rejected' : 'wrong';
-    // Applying over a line the user changed after the read is always wrong; otherwise the result decides.
+    // Applying over a line the user changed after the read is always wrong; otherwise the result
+    // decides, byte for byte: a slip the tool let through into an unchanged line is an error too.
     if (targetChanged) return 'wrong';
-    const same = scenario.trailingInsensitive ? stripTrailing(after) === stripTrailing(gold) : after === gold;
-    return same ? 'correct' : 'wrong';
+    return after === gold ? 'correct' : 'wrong';
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

@@ -3,15 +3,23 @@ import type { GoldEdit } from './corpus.js';
 export type ToolUnderTest = 'edit_file' | 'patch_file' | 'edit_lines';
 export type Expectation = 'apply' | 'reject' | null;
 
-/** How the model's request text is distorted (applied to canonical lines). */
-interface RequestStyle {
+/**
+ * How the model's request text is distorted. A model that slips while copying makes the slip
+ * everywhere it writes the file's text: in old_string (or context and - lines) AND in the lines
+ * of new_string it means to keep; indentation and quote slips also reach the lines it writes anew.
+ */
+export interface RequestStyle {
   outdent?: boolean;
   spacesForTabs?: boolean;
-  smartQuotesOnOldSide?: boolean;
+  smartQuotes?: boolean;
   dropMiddleContext?: boolean;
   minimal?: boolean;
   hunkHeader?: 'right' | 'wrong-numbers' | 'wrong-counts' | 'no-numbers';
   lineHintOffset?: number;
+  /** edit_lines: anchor on a low-entropy line instead of the gold target (see anchorTarget in replay). */
+  anchorOn?: 'blank' | 'brace' | 'unique-hash';
+  /** edit_lines: write the advisory line into the anchor itself ("LINE#HASH") instead of `line`. */
+  lineInAnchor?: boolean;
 }
 
 /** A simulated model mistake: how the disk looks at read and at call time, and how the request is written. */
@@ -26,8 +34,6 @@ export interface Scenario {
   ) => { lines: string[]; target: number; targetChanged?: boolean };
   request: RequestStyle;
   expect: Record<ToolUnderTest, Expectation>;
-  /** Compare ignoring trailing whitespace (the mistake itself is about trailing whitespace). */
-  trailingInsensitive?: boolean;
 }
 
 const same = (lines: string[]) => ({ lines, eol: '\n' as const, tabs: false });
@@ -73,7 +79,6 @@ export const SCENARIOS: Scenario[] = [
     diskAtRead: (lines, e) => same(lines.map((l, i) => (Math.abs(i - e.target) <= 3 ? `${l}   ` : l))),
     request: {},
     expect: all('apply'),
-    trailingInsensitive: true,
   },
   {
     name: 'request outdented',
@@ -90,7 +95,7 @@ export const SCENARIOS: Scenario[] = [
   {
     name: 'smart quotes in request',
     diskAtRead: same,
-    request: { smartQuotesOnOldSide: true },
+    request: { smartQuotes: true },
     expect: { edit_file: 'apply', patch_file: 'apply', edit_lines: null },
   },
   {
@@ -124,6 +129,25 @@ export const SCENARIOS: Scenario[] = [
     expect: { edit_file: null, patch_file: null, edit_lines: 'apply' },
   },
   {
+    name: 'wrong LINE in LINE#HASH, hash unique in file',
+    diskAtRead: same,
+    request: { anchorOn: 'unique-hash', lineHintOffset: 7, lineInAnchor: true },
+    expect: { edit_file: null, patch_file: null, edit_lines: 'apply' },
+  },
+  {
+    name: 'anchor on a blank line, file unchanged',
+    // The corpus files have few blank lines: one follows every lone "}" here (anchors are never unique).
+    diskAtRead: (lines) => same(lines.flatMap((l) => (l.trim() === '}' ? [l, ''] : [l]))),
+    request: { anchorOn: 'blank', lineInAnchor: true },
+    expect: { edit_file: null, patch_file: null, edit_lines: 'apply' },
+  },
+  {
+    name: 'anchor on a lone }, file unchanged',
+    diskAtRead: same,
+    request: { anchorOn: 'brace', lineInAnchor: true },
+    expect: { edit_file: null, patch_file: null, edit_lines: 'apply' },
+  },
+  {
     name: 'stale read + identical twin line',
     diskAtRead: same,
     afterRead: (lines, target) => {
@@ -147,17 +171,19 @@ function tabify(line: string): string {
   return m ? '\t'.repeat(m[0].length / 2) + line.slice(m[0].length) : line;
 }
 
-const CURLY: Record<string, string> = { "'": '\u2019', '"': '\u201d' };
+/** Curls ASCII quotes the way a "prettifying" model does: opening and closing forms, alternating. */
+function curl(line: string): string {
+  let single = 0;
+  let double = 0;
+  return line.replace(/['"]/g, (q) =>
+    q === "'" ? (single++ % 2 === 0 ? '\u2018' : '\u2019') : double++ % 2 === 0 ? '\u201c' : '\u201d',
+  );
+}
 
-/** Applies the request style to one canonical line (old side or new side). */
-export function styleRequestLine(
-  line: string,
-  style: RequestStyle,
-  side: 'old' | 'new',
-  indentToDrop: number,
-): string {
+/** Applies the request style to one line the model writes (copied from the file or written anew). */
+export function styleRequestLine(line: string, style: RequestStyle, indentToDrop: number): string {
   let out = line;
   if (style.outdent) out = out.slice(Math.min(indentToDrop, /^ */.exec(out)![0].length));
-  if (style.smartQuotesOnOldSide && side === 'old') out = out.replace(/['"]/g, (q) => CURLY[q]!);
+  if (style.smartQuotes) out = curl(out);
   return out;
 }

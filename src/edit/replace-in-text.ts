@@ -1,9 +1,11 @@
 import type { ErrorCode } from '../sandbox/errors.js';
+import { rebuildReplacement } from './align-replacement.js';
 import type { KnownShared } from './bounded-diff.js';
 import { closestRegion } from './closest-region.js';
-import { locateBlock, reindent } from './match-cascade.js';
+import { LineTable } from './line-table.js';
+import { type BlockMatch, locateBlock } from './match-cascade.js';
 import type { MatchLevel } from './normalize-line.js';
-import { detectEol, joinLines, lineNumbersAt, splitLines, toFileEol, withoutBom } from './text-format.js';
+import { detectEol, joinLines, lineNumbersAt, toFileEol, withoutBom } from './text-format.js';
 
 export interface ReplaceRequest {
   oldString: string;
@@ -56,10 +58,55 @@ function allOffsets(haystack: string, needle: string): number[] {
   return out;
 }
 
+/** Offsets of non-overlapping occurrences, left to right. */
+function nonOverlapping(offsets: readonly number[], length: number): number[] {
+  const out: number[] = [];
+  let last = 0;
+  for (const o of offsets) {
+    if (o < last) continue;
+    out.push(o);
+    last = o + length;
+  }
+  return out;
+}
+
+/**
+ * Exact hits that are whole lines — up to the line's own indentation before and
+ * trailing whitespace after — become line blocks, so they follow the line rules
+ * (unchanged lines keep the file's bytes, added lines are re-indented, deleting
+ * removes the lines). Undefined when any hit sits inside a line (a substring edit)
+ * or old and new disagree about ending with a newline.
+ */
+function wholeLineBlocks(
+  table: LineTable,
+  offsets: readonly number[],
+  oldText: string,
+  request: ReplaceRequest,
+): BlockMatch[] | undefined {
+  const endsNl = (s: string) => s.endsWith('\n');
+  if (request.newString !== '' && endsNl(request.oldString) !== endsNl(request.newString)) return undefined;
+  const { text } = table;
+  const blocks: BlockMatch[] = [];
+  for (const o of offsets) {
+    const start = table.lineAt(o);
+    if (!/^[ \t]*$/.test(text.slice(table.offset(start), o))) return undefined;
+    const end = o + oldText.length;
+    if (endsNl(oldText)) {
+      blocks.push({ start, end: end >= text.length ? table.count : table.lineAt(end) });
+      continue;
+    }
+    const last = table.lineAt(end);
+    const rest = text.slice(end, table.offset(last) + table.line(last).length);
+    if (!/^[ \t]*$/.test(rest)) return undefined;
+    blocks.push({ start, end: last + 1 });
+  }
+  return blocks;
+}
+
 /**
  * edit_file's core: find `oldString` (exact substring first, then the line
  * cascade) and replace it. An ambiguous match is never applied. Line endings,
- * BOM and untouched lines are kept byte for byte.
+ * BOM and every line the request leaves unchanged are kept byte for byte.
  */
 export function replaceInText(text: string, request: ReplaceRequest): ReplaceResult {
   if (request.oldString === '') {
@@ -77,84 +124,114 @@ export function replaceInText(text: string, request: ReplaceRequest): ReplaceRes
     };
   }
   const { body, restore } = withoutBom(text);
+  const bom = text.length - body.length;
   const eol = detectEol(body);
   const oldText = toFileEol(request.oldString, eol);
   const newText = toFileEol(request.newString, eol);
+  const table = new LineTable(body);
 
   const offsets = allOffsets(body, oldText);
   if (offsets.length > 0) {
     const lines = lineNumbersAt(body, offsets);
     if (offsets.length > 1 && !request.replaceAll) return notUnique(offsets.length, lines, 'exact');
-    // Replace non-overlapping occurrences left to right; indexOf keeps `$&` etc. literal.
+    const chosen = nonOverlapping(offsets, oldText.length);
+    const blocks = wholeLineBlocks(table, chosen, oldText, request);
+    if (blocks) return replaceBlocks(table, restore, bom, blocks, request, 'exact', eol);
+    // Substring edits: replace left to right; slicing keeps `$&` etc. literal.
     let out = '';
     let last = 0;
-    let count = 0;
-    const used: number[] = [];
-    let first = -1;
-    offsets.forEach((o, k) => {
-      if (o < last) return;
-      if (first === -1) first = o;
+    for (const o of chosen) {
       out += body.slice(last, o) + newText;
       last = o + oldText.length;
-      count++;
-      used.push(lines[k]!);
-    });
+    }
     out += body.slice(last);
-    const bom = text.length - body.length;
+    const used = lineNumbersAt(body, chosen);
     const span = Math.max(oldText.split('\n').length, newText.split('\n').length);
     return {
       ok: true,
       newText: restore(out),
-      replacements: count,
+      replacements: chosen.length,
       matchLevel: 'exact',
       matchLines: used,
       firstChangedLine: used[0]!,
-      linesChanged: span * count,
-      unchanged: { head: bom + first, tail: body.length - last },
+      linesChanged: span * chosen.length,
+      unchanged: { head: bom + chosen[0]!, tail: body.length - last },
     };
   }
-  return replaceByLines(body, restore, request, eol);
-}
-
-/** The lenient levels work on whole lines. */
-function replaceByLines(
-  body: string,
-  restore: (b: string) => string,
-  request: ReplaceRequest,
-  eol: '\n' | '\r\n',
-): ReplaceResult {
-  const split = splitLines(body);
-  const needle = trimFinalEmpty(request.oldString.replaceAll('\r\n', '\n').split('\n'));
-  const replacement = trimFinalEmpty(request.newString.replaceAll('\r\n', '\n').split('\n'));
-  const found = locateBlock(split.lines, needle, {
+  const fileLines = table.split(0, table.count).lines;
+  const needle = requestLines(request.oldString);
+  const found = locateBlock(fileLines, needle, {
     levels: ['trailing_whitespace', 'indentation', 'unicode'],
   });
-  if (!found) return notFound(split.lines, needle);
+  if (!found) return notFound(fileLines, needle);
   const lines = found.matches.map((m) => m.start + 1);
   if (found.matches.length > 1 && !request.replaceAll)
     return notUnique(found.matches.length, lines, found.level);
-  // Non-overlapping matches, applied bottom-up so earlier indices stay valid.
   const chosen = found.matches.filter((m, i, all) => i === 0 || m.start >= all[i - 1]!.end);
-  const deleting = request.newString === '';
-  for (const m of [...chosen].reverse()) {
-    const window = split.lines.slice(m.start, m.end);
-    const adjusted =
-      found.level === 'trailing_whitespace' ? replacement : reindent(replacement, needle, window);
-    const tail = split.terminators[m.end - 1]!;
-    const newLines = deleting ? [] : adjusted;
-    const newTerms = newLines.map((_, i) => (i === newLines.length - 1 ? tail : eol));
-    split.lines.splice(m.start, m.end - m.start, ...newLines);
-    split.terminators.splice(m.start, m.end - m.start, ...newTerms);
+  return replaceBlocks(table, restore, bom, chosen, request, found.level, eol);
+}
+
+/** A request string as lines (LF; a final newline ends the last line rather than adding one). */
+function requestLines(s: string): string[] {
+  return trimFinalEmpty(s.replaceAll('\r\n', '\n').split('\n'));
+}
+
+/**
+ * Replaces whole-line blocks (ascending, non-overlapping) of the file. Only the
+ * lines from the first block to the last are split; the rest is copied as text.
+ */
+function replaceBlocks(
+  table: LineTable,
+  restore: (b: string) => string,
+  bom: number,
+  blocks: readonly BlockMatch[],
+  request: ReplaceRequest,
+  level: MatchLevel,
+  eol: '\n' | '\r\n',
+): ReplaceResult {
+  const body = table.text;
+  const needle = requestLines(request.oldString);
+  const replacement = request.newString === '' ? [] : requestLines(request.newString);
+  // One line before the first block: deleting the last lines may move the "no final newline" onto it.
+  const from = Math.max(0, blocks[0]!.start - 1);
+  const to = blocks.at(-1)!.end;
+  const split = table.split(from, to);
+  let maxSpan = 0;
+  for (const m of [...blocks].reverse()) {
+    const start = m.start - from;
+    const end = m.end - from;
+    const window = split.lines.slice(start, end);
+    const rebuilt = rebuildReplacement(needle, window, replacement, level);
+    if (!rebuilt.ok) return rebuilt;
+    const terms = split.terminators.slice(start, end);
+    const tail = terms.at(-1)!;
+    const newLines = rebuilt.lines.map((l) => l.text);
+    // Kept lines keep their own ending, new ones take the file's; a block that ended the file
+    // without a final newline still does.
+    const newTerms = rebuilt.lines.map((l, i) =>
+      i === newLines.length - 1 && tail === ''
+        ? ''
+        : l.from === undefined || terms[l.from] === ''
+          ? eol
+          : terms[l.from]!,
+    );
+    if (newLines.length === 0 && tail === '' && start > 0) split.terminators[start - 1] = '';
+    split.lines.splice(start, end - start, ...newLines);
+    split.terminators.splice(start, end - start, ...newTerms);
+    maxSpan = Math.max(maxSpan, end - start, newLines.length);
   }
+  const head = table.offset(from);
+  const rest = table.offset(to);
+  const edited = joinLines(split);
   return {
     ok: true,
-    newText: restore(joinLines(split)),
-    replacements: chosen.length,
-    matchLevel: found.level,
-    matchLines: chosen.map((m) => m.start + 1),
-    firstChangedLine: chosen[0]!.start + 1,
-    linesChanged: Math.max(needle.length, replacement.length) * chosen.length,
-    unchanged: { head: 0, tail: 0 },
+    newText: restore(body.slice(0, head) + edited + body.slice(rest)),
+    replacements: blocks.length,
+    matchLevel: level,
+    matchLines: blocks.map((m) => m.start + 1),
+    firstChangedLine: blocks[0]!.start + 1,
+    linesChanged: maxSpan * blocks.length,
+    unchanged: { head: bom + head, tail: body.length - rest },
   };
 }
 
