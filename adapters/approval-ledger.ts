@@ -1,42 +1,45 @@
+import {
+  type ApprovalBinding,
+  createBinding,
+  deniedError,
+  unapprovedError,
+} from '../src/approval/approval-binding.js';
 import { ApprovalMemory, rememberedDecision } from '../src/approval/approval-memory.js';
 import { type AuditEvent, type AuditSink, fanOut, toolResultEvent } from '../src/approval/audit-events.js';
 import { blockedOutcome } from '../src/approval/blocked-outcome.js';
+import { type CallArguments, captureArguments, copyOfArguments } from '../src/approval/call-arguments.js';
 import type { ApprovalConfig } from '../src/approval/config.js';
 import { ApprovalAborted } from '../src/approval/errors.js';
-import type { ApprovalPayload } from '../src/approval/payloads.js';
+import { executeBound } from '../src/approval/execute-bound.js';
+import { type AppliedChain, rebasedContext } from '../src/approval/rebase.js';
 import type {
   ApprovalCallback,
   ApprovalDecision,
   ApprovalRequest,
   ApprovalResult,
 } from '../src/approval/types.js';
-import { userEditedOutcome } from '../src/approval/user-edit.js';
 import { rememberScopeOf, validateDecision } from '../src/approval/validate-decision.js';
 import { withFileLock } from '../src/fs/file-lock.js';
 import type { FileSystemToolset } from '../src/tools/filesystem-toolset.js';
 import type { ToolCallContext, ToolOutcome } from '../src/tools/types.js';
-import { type AppliedChain, changeSignature, rebasedState } from './approval-rebase.js';
-
-type BoundState = Pick<ToolCallContext, 'approvedBaseSha256' | 'approvedDestinationSha256'>;
 
 /**
  * What was decided for each pending tool call of a toolset, shared by a
- * framework's needsApproval hook, the helper that answers approvals, and execute:
- * the answer for a pending call never changes, and execution is bound to the file
- * state the user was shown.
+ * framework's needsApproval hook, the helper that answers approvals, and execute.
+ * Each decision is an ApprovalBinding keyed by tool-call id: execution runs only
+ * what it binds (the arguments and file states shown), whatever the framework
+ * passes back after its message history or RunState went through other hands.
  */
 export interface Ledger {
+  /** The hook's answer per call id (frameworks may ask again on resume). */
   checked: Map<string, ApprovalResult>;
-  approvedState: Map<string, BoundState>;
-  /** Arguments the user edited before approving (e.g. in $EDITOR): these are what runs. */
-  edited: Map<string, { args: Record<string, unknown>; note?: string }>;
+  /** The decision per call id, recorded when the request was shown; consumed by execution. */
+  bindings: Map<string, ApprovalBinding>;
   /** Remembered decisions when the caller passes no memory of its own (one per toolset). */
   memory: ApprovalMemory;
   /** Native mode's audit sink (the `onEvent` of the adapter's approval option). */
   onEvent?: AuditSink;
-  /** The change each approved diff call was shown with (see approval-rebase.ts). */
-  signatures: Map<string, string>;
-  /** File states produced by approved calls, after → before. */
+  /** File states produced by approved calls (see src/approval/rebase.ts). */
   applied: AppliedChain;
 }
 
@@ -60,26 +63,10 @@ const ledgers = new WeakMap<FileSystemToolset, Ledger>();
 export function ledgerOf(toolset: FileSystemToolset): Ledger {
   let ledger = ledgers.get(toolset);
   if (!ledger) {
-    ledger = {
-      checked: new Map(),
-      approvedState: new Map(),
-      edited: new Map(),
-      memory: new ApprovalMemory(),
-      signatures: new Map(),
-      applied: new Map(),
-    };
+    ledger = { checked: new Map(), bindings: new Map(), memory: new ApprovalMemory(), applied: new Map() };
     ledgers.set(toolset, ledger);
   }
   return ledger;
-}
-
-export function stateOf(payload: ApprovalPayload): BoundState {
-  return {
-    ...(payload.baseSha256 !== undefined ? { approvedBaseSha256: payload.baseSha256 } : {}),
-    ...((payload.type === 'move' || payload.type === 'copy') && payload.destinationSha256 !== undefined
-      ? { approvedDestinationSha256: payload.destinationSha256 }
-      : {}),
-  };
 }
 
 /** The approval result for a call id, computed once (frameworks may ask again on resume). */
@@ -113,16 +100,24 @@ export async function executeApproved(
   const where = path ? { path } : {};
   const started = performance.now();
   audit(ledger, call, { type: 'tool_call', ...where });
-  // Calls on one path run one after another, so each sees the state the previous one left.
-  const outcome = await withFileLock(`native\0${path ?? ''}`, () =>
-    executeBound(toolset, ledger, name, input, toolCallId, config),
-  );
+  // Calls on one file (any spelling) run one after another, so each sees the state the previous one left.
+  const run = () => executeNative(toolset, ledger, name, input, toolCallId, config);
+  const outcome = await toolset
+    .lockKeys(name, input)
+    .reduceRight<() => Promise<ToolOutcome>>(
+      (next, key) => () => withFileLock(`native\0${key}`, next),
+      run,
+    )();
   audit(ledger, call, toolResultEvent(outcome, started, path));
   return outcome;
 }
 
-/** Blocked calls fail with their reason; others run bound to the approved state (the user's edited arguments, if any). */
-async function executeBound(
+/**
+ * With a recorded decision, the call runs only as bound (see executeBound). Without
+ * one, it runs only if it needs no approval now; otherwise it is refused, never
+ * run blind (e.g. arguments tampered with to reach a file that needs approval).
+ */
+async function executeNative(
   toolset: FileSystemToolset,
   ledger: Ledger,
   name: string,
@@ -130,43 +125,35 @@ async function executeBound(
   toolCallId: string,
   config: ApprovalConfig,
 ): Promise<ToolOutcome> {
-  const result = await checkOnce(toolset, name, input, toolCallId, config);
   ledger.checked.delete(toolCallId);
-  if (result.status === 'blocked') return blockedOutcome(result);
-  const bound =
-    ledger.approvedState.get(toolCallId) ??
-    (result.status === 'needs_approval' ? stateOf(result.payload) : {});
-  ledger.approvedState.delete(toolCallId);
-  const edited = ledger.edited.get(toolCallId);
-  ledger.edited.delete(toolCallId);
-  const signature = ledger.signatures.get(toolCallId);
-  ledger.signatures.delete(toolCallId);
-  if (!edited) {
-    if (signature && bound.approvedBaseSha256) {
-      const call = { name, input, toolCallId };
-      bound.approvedBaseSha256 = await rebasedState(
-        toolset,
-        call,
-        bound.approvedBaseSha256,
-        signature,
-        ledger.applied,
-        config,
-      );
-    }
-    return recordApplied(ledger, bound, await toolset.callTool(name, input, { toolCallId, ...bound }));
+  const binding = ledger.bindings.get(toolCallId);
+  ledger.bindings.delete(toolCallId);
+  const ctx = { toolCallId };
+  if (!binding) {
+    const now = await toolset.needsApproval(name, input, ctx, config);
+    if (now.status === 'blocked') return blockedOutcome(now);
+    if (now.status === 'pre_approved') return toolset.callTool(name, input, ctx);
+    return { ok: false, error: unapprovedError(name, toolCallId) };
   }
-  // The user's version runs, re-checked first: a block still wins over an approval.
-  const recheck = await toolset.needsApproval(name, edited.args, { toolCallId }, config);
-  if (recheck.status === 'blocked') return blockedOutcome(recheck, "The user's edited call is blocked");
-  const outcome = await toolset.callTool(name, edited.args, { toolCallId, ...bound });
-  return userEditedOutcome(recordApplied(ledger, bound, outcome), input, edited.args, edited.note);
-}
-
-/** Notes the file state an approved call produced from the state it was approved on. */
-function recordApplied(ledger: Ledger, bound: BoundState, outcome: ToolOutcome): ToolOutcome {
+  let rebased: ToolCallContext | undefined;
+  let diff = binding.shownDiff;
+  if (binding.approved && binding.shownDiff !== undefined && typeof binding.baseSha256 === 'string') {
+    const now = await toolset.needsApproval(name, input, ctx, config);
+    if (now.status === 'needs_approval' && now.payload.baseSha256 !== binding.baseSha256) {
+      rebased = rebasedContext(binding, now.payload, ledger.applied);
+      if (rebased) diff = (now.payload as { unifiedDiff?: string }).unifiedDiff;
+    }
+  }
+  const runner = {
+    callTool: (n: string, a: unknown, c: ToolCallContext) => toolset.callTool(n, a, c),
+    check: (n: string, a: unknown, c: ToolCallContext) => toolset.needsApproval(n, a, c, config),
+  };
+  const executing = { toolName: name, toolCallId, args: input, sandboxId: toolset.sandbox.identity };
+  const outcome = await executeBound(runner, binding, executing, ctx, rebased ? { rebased } : {});
+  const before = rebased?.approvedBaseSha256 ?? binding.baseSha256;
   const after = outcome.ok ? (outcome.data as { sha256?: unknown } | null)?.sha256 : undefined;
-  if (typeof after === 'string' && bound.approvedBaseSha256)
-    ledger.applied.set(after, bound.approvedBaseSha256);
+  if (typeof after === 'string' && typeof before === 'string' && after !== before)
+    ledger.applied.set(after, { before, diff: binding.runArgs === binding.requestedArgs ? diff : undefined });
   return outcome;
 }
 
@@ -207,7 +194,8 @@ async function decideWithMemory(
 
 /**
  * Shows one pending call's fresh payload to an ApprovalCallback (unless a
- * remembered decision covers it) and records the approved state and any arguments
+ * remembered decision covers it) and records the decision as a binding of the
+ * call: its arguments (a private copy), the file states shown and any arguments
  * the user edited. Returns the decision and, for a denial, the text the model sees.
  */
 export async function decidePending(
@@ -218,45 +206,50 @@ export async function decidePending(
   memory?: ApprovalMemory,
 ): Promise<{ approved: boolean; message?: string }> {
   const ledger = ledgerOf(toolset);
-  const result = await toolset.needsApproval(
-    call.toolName,
-    call.input,
-    { toolCallId: call.toolCallId },
-    config,
-  );
+  let captured: CallArguments;
+  try {
+    captured = captureArguments(call.input);
+  } catch {
+    return {
+      approved: false,
+      message: `The arguments of ${call.toolName} are not plain JSON data; not run.`,
+    };
+  }
+  const ctx = { toolCallId: call.toolCallId };
+  const result = await toolset.needsApproval(call.toolName, captured.value, ctx, config);
   ledger.checked.set(call.toolCallId, result);
+  ledger.bindings.delete(call.toolCallId);
   if (result.status !== 'needs_approval') {
     const decision = result.status === 'blocked' ? 'blocked' : 'pre_approved';
     audit(ledger, call, { type: 'approval_decided', decision });
     if (result.status === 'pre_approved') return { approved: true };
     return { approved: false, message: `Blocked by policy, not run: ${result.reason}` };
   }
+  const sandboxId = toolset.sandbox.identity;
   const request: ApprovalRequest = {
     toolName: call.toolName,
     toolCallId: call.toolCallId,
-    args: call.input,
-    payload: result.payload,
+    sandboxId,
+    args: copyOfArguments(captured),
+    payload: structuredClone(result.payload),
     description: result.payload.description,
   };
   const decision = await decideWithMemory(approve, request, memory ?? ledger.memory, ledger);
-  if (decision.approved) {
-    ledger.approvedState.set(call.toolCallId, stateOf(result.payload));
-    const signature = changeSignature(result.payload);
-    if (signature) ledger.signatures.set(call.toolCallId, signature);
-    if (decision.overrideArgs)
-      ledger.edited.set(call.toolCallId, {
-        args: decision.overrideArgs,
-        ...(decision.note ? { note: decision.note } : {}),
-      });
-    return { approved: true };
-  }
-  const what = `${call.toolName} on ${result.payload.path}`;
-  return {
-    approved: false,
-    message: decision.note
-      ? `The user denied ${what} and said: "${decision.note}". Do not retry the same call unchanged.`
-      : `The user denied ${what}. Do not retry the same call unchanged.`,
-  };
+  const binding = createBinding({
+    toolName: call.toolName,
+    toolCallId: call.toolCallId,
+    sandboxId,
+    requested: captured,
+    payload: result.payload,
+    approved: decision.approved,
+    ...(decision.note !== undefined ? { note: decision.note } : {}),
+    ...(decision.approved && decision.overrideArgs
+      ? { edited: captureArguments(decision.overrideArgs) }
+      : {}),
+  });
+  ledger.bindings.set(call.toolCallId, binding);
+  if (decision.approved) return { approved: true };
+  return { approved: false, message: deniedError(binding).message };
 }
 
 /** Compact text for a model: read_file's content as text, errors as "error <code>: message". */

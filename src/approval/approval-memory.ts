@@ -17,18 +17,26 @@ function destinationOf(payload: ApprovalPayload): { path?: string; mount?: strin
     : {};
 }
 
+/**
+ * Every scope is keyed by the sandbox as well: a memory shared by two toolsets
+ * must not let "/src" (or "every write_file") approved in one sandbox cover
+ * another sandbox's "/src".
+ */
 function keyFor(request: ApprovalRequest, scope: RememberScopeName): string | undefined {
   const { toolName, payload } = request;
   const dest = destinationOf(payload);
+  const sandbox = request.sandboxId ?? '';
   switch (scope) {
     case 'call':
-      return `call\0${toolName}\0${canonicalJson(request.args)}`;
+      return `call\0${sandbox}\0${toolName}\0${canonicalJson(request.args)}`;
     case 'file':
-      return payload.path ? `file\0${toolName}\0${payload.path}\0${dest.path ?? ''}` : undefined;
+      return payload.path ? `file\0${sandbox}\0${toolName}\0${payload.path}\0${dest.path ?? ''}` : undefined;
     case 'mount':
-      return payload.mount ? `mount\0${toolName}\0${payload.mount}\0${dest.mount ?? ''}` : undefined;
+      return payload.mount
+        ? `mount\0${sandbox}\0${toolName}\0${payload.mount}\0${dest.mount ?? ''}`
+        : undefined;
     case 'tool':
-      return `tool\0${toolName}`;
+      return `tool\0${sandbox}\0${toolName}`;
   }
 }
 

@@ -1,6 +1,7 @@
 import { withFileLock } from '../fs/file-lock.js';
 import type { ChangeRecord } from '../tools/change-journal.js';
 import type { ToolCallContext, ToolOutcome } from '../tools/types.js';
+import { createBinding } from './approval-binding.js';
 import { ApprovalMemory, rememberedDecision } from './approval-memory.js';
 import {
   type AuditDecision,
@@ -10,12 +11,12 @@ import {
   toolResultEvent,
 } from './audit-events.js';
 import { blockedOutcome } from './blocked-outcome.js';
+import { type CallArguments, captureArguments, copyOfArguments } from './call-arguments.js';
 import { type ApprovalConfig, describeCall, genericPayload, needsApprovalFromConfig } from './config.js';
 import { ApprovalAborted } from './errors.js';
-import type { ApprovalPayload } from './payloads.js';
+import { executeBound } from './execute-bound.js';
 import { SerialQueue } from './serial-queue.js';
 import type { ApprovalCallback, ApprovalDecision, ApprovalRequest, ApprovalResult } from './types.js';
-import { userEditedOutcome } from './user-edit.js';
 import { rememberScopeOf, validateDecision } from './validate-decision.js';
 
 /** What ApprovalToolset needs of the toolset it wraps (FileSystemToolset, or any custom one). */
@@ -31,6 +32,10 @@ export interface InnerToolset {
   describeCall?(name: string, args: unknown): string;
   history?(): ChangeRecord[];
   undo?(): Promise<ToolOutcome>;
+  /** The sandbox the calls run in: decisions are remembered and bound per sandbox identity. */
+  readonly sandbox?: { readonly identity: string };
+  /** Keys of the files a call touches (real files, so every spelling of one path shares a key). */
+  lockKeys?(name: string, args: unknown): string[];
 }
 
 export interface ApprovalToolsetOptions {
@@ -78,14 +83,21 @@ export class ApprovalToolset<T extends InnerToolset = InnerToolset> {
 
   /**
    * Runs a call through approval. Expected failures come back as `{ ok: false }`;
-   * ApprovalAborted is thrown. Calls on the same path go through check → approve →
-   * execute one after another, so each payload (and each approval) is computed on
-   * the file as the previous call left it: parallel edits of one file all apply.
+   * ApprovalAborted is thrown. Calls on the same file (whatever the spelling of
+   * its path, symlinks resolved) go through check → approve → execute one after
+   * another, so each payload (and each approval) is computed on the file as the
+   * previous call left it: parallel edits of one file all apply.
    */
   async callTool(name: string, args: unknown, ctx: ToolCallContext = {}): Promise<ToolOutcome> {
-    const keys = pathKeys(args);
+    let captured: CallArguments;
+    try {
+      captured = captureArguments(args);
+    } catch (error) {
+      return unreadableArguments(name, error);
+    }
+    const keys = this.inner.lockKeys?.(name, captured.value) ?? pathKeys(captured.value);
     const aborts = this.aborts;
-    const run = () => this.callUnlocked(name, args, ctx, aborts);
+    const run = () => this.callUnlocked(name, captured, ctx, aborts);
     return keys.reduceRight<() => Promise<ToolOutcome>>(
       (next, key) => () => withFileLock(`approval\0${key}`, next),
       run,
@@ -94,10 +106,11 @@ export class ApprovalToolset<T extends InnerToolset = InnerToolset> {
 
   private async callUnlocked(
     name: string,
-    args: unknown,
+    captured: CallArguments,
     ctx: ToolCallContext,
     abortsAtCall: number,
   ): Promise<ToolOutcome> {
+    const args = captured.value;
     const started = performance.now();
     const base = { toolName: name, ...(ctx.toolCallId ? { toolCallId: ctx.toolCallId } : {}) };
     const event = (e: Omit<AuditEvent, 'toolName' | 'timestamp'>) =>
@@ -123,7 +136,15 @@ export class ApprovalToolset<T extends InnerToolset = InnerToolset> {
     }
 
     const payload = result.payload;
-    const request: ApprovalRequest = { ...base, args, payload, description: payload.description };
+    const sandboxId = this.inner.sandbox?.identity;
+    // The callback gets its own copies: whatever it does to them, what runs is the captured call.
+    const request: ApprovalRequest = {
+      ...base,
+      ...(sandboxId ? { sandboxId } : {}),
+      args: copyOfArguments(captured),
+      payload: structuredClone(payload),
+      description: payload.description,
+    };
     const where = { path: payload.path, payloadType: payload.type };
     const decided = await this.decide(
       request,
@@ -138,10 +159,19 @@ export class ApprovalToolset<T extends InnerToolset = InnerToolset> {
         }),
       () => event({ type: 'approval_requested', ...where }),
     );
-    if (!decided.approved) return finish(denied(request, decided.note), payload.path);
-    if (decided.overrideArgs)
-      return finish(await this.runEdited(name, args, decided, ctx, payload), payload.path);
-    return finish(await this.inner.callTool(name, args, bindTo(ctx, payload)), payload.path);
+    const binding = createBinding({
+      toolName: name,
+      ...(ctx.toolCallId ? { toolCallId: ctx.toolCallId } : {}),
+      ...(sandboxId ? { sandboxId } : {}),
+      requested: captured,
+      payload,
+      approved: decided.approved,
+      ...(decided.note !== undefined ? { note: decided.note } : {}),
+      ...(decided.approved && decided.overrideArgs ? { edited: captureArguments(decided.overrideArgs) } : {}),
+    });
+    const runner = { callTool: this.inner.callTool.bind(this.inner), check: this.check.bind(this) };
+    const call = { ...base, args, ...(sandboxId ? { sandboxId } : {}) };
+    return finish(await executeBound(runner, binding, call, ctx), payload.path);
   }
 
   /** The changes applied through the inner toolset (its change journal), oldest first. */
@@ -205,21 +235,6 @@ export class ApprovalToolset<T extends InnerToolset = InnerToolset> {
       return decision;
     });
   }
-
-  /** The user edited the arguments: re-check them (blocked still wins), run them, and tell the model. */
-  private async runEdited(
-    name: string,
-    original: unknown,
-    decision: ApprovalDecision,
-    ctx: ToolCallContext,
-    shown: ApprovalPayload,
-  ): Promise<ToolOutcome> {
-    const edited = decision.overrideArgs!;
-    const recheck = await this.check(name, edited, ctx);
-    if (recheck.status === 'blocked') return blockedOutcome(recheck, "The user's edited call is blocked");
-    const outcome = await this.inner.callTool(name, edited, bindTo(ctx, shown));
-    return userEditedOutcome(outcome, original, edited, decision.note);
-  }
 }
 
 /** The virtual paths a call names (path, source, destination), sorted so two calls lock in the same order. */
@@ -232,26 +247,14 @@ function pathKeys(args: unknown): string[] {
   return [...new Set(keys.map((k) => k.trim()))].sort();
 }
 
-/** What the user was shown is what gets applied: execution refuses if the file has changed since. */
-function bindTo(ctx: ToolCallContext, payload: ApprovalPayload): ToolCallContext {
-  const bound: ToolCallContext = { ...ctx };
-  if (payload.baseSha256 !== undefined) bound.approvedBaseSha256 = payload.baseSha256;
-  if ((payload.type === 'move' || payload.type === 'copy') && payload.destinationSha256 !== undefined) {
-    bound.approvedDestinationSha256 = payload.destinationSha256;
-  }
-  return bound;
-}
-
-function denied(request: ApprovalRequest, note: string | undefined): ToolOutcome {
-  const what = request.payload.path ? `${request.toolName} on ${request.payload.path}` : request.toolName;
+/** Arguments that cannot be read as JSON data (a cycle, a BigInt, a throwing getter). */
+function unreadableArguments(name: string, error: unknown): ToolOutcome {
+  const why = error instanceof Error ? error.message : String(error);
   return {
     ok: false,
     error: {
-      code: 'approval_denied',
-      message: note
-        ? `The user denied ${what} and said: "${note}". Do not retry the same call unchanged; follow the user's note.`
-        : `The user denied ${what}. Do not retry the same call unchanged; change your approach or ask the user what they want.`,
-      ...(note ? { details: { note } } : {}),
+      code: 'invalid_argument',
+      message: `The arguments of ${name} are not plain JSON data (${why}).`,
     },
   };
 }

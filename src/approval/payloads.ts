@@ -80,6 +80,8 @@ export const LinesEditPayloadSchema = z.object({
   operations: z.number().int(),
   /** One human-readable line per operation, e.g. "replace_line 42". */
   summary: z.array(z.string()),
+  /** SHA-256 of the hashed read the anchors were resolved against (null: no read, anchors matched the file as is). */
+  anchorsSha256: z.string().nullable().optional(),
   fileLines: z.number().int(),
   fileBytes: z.number().int(),
 });

@@ -35,6 +35,8 @@ export interface RememberScope {
 export interface ApprovalRequest {
   toolName: string;
   toolCallId?: string;
+  /** Identity of the sandbox the call runs in (Sandbox#identity): remembered decisions are kept per sandbox. */
+  sandboxId?: string;
   args: unknown;
   payload: ApprovalPayload;
   description: string;

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type fs from 'node:fs';
 import { loadMounts, type Mount, type MountOptions, type SandboxConfigInput } from './config.js';
 import {
@@ -68,6 +69,7 @@ export class Sandbox {
   readonly mounts: readonly Mount[];
   private readonly grants: Grants;
   private readonly parent: Sandbox | undefined;
+  private identityCache: string | undefined;
 
   constructor(config: SandboxConfigInput, options: SandboxOptions = {}) {
     this.mounts = loadMounts(config, options.basePath);
@@ -79,6 +81,32 @@ export class Sandbox {
   static fromDirectory(dir: string, options: MountOptions & SandboxOptions = {}): Sandbox {
     const { basePath, ...mount } = options;
     return new Sandbox({ mounts: [{ hostPath: dir, mountPoint: '/', ...mount }] }, { basePath });
+  }
+
+  /**
+   * A fingerprint of what this sandbox is: its mounts (real roots, mount points,
+   * modes, limits, approval flags) and the grants of every derivation step. Equal
+   * for two sandboxes with the same configuration (in any process), different
+   * otherwise; remembered approvals and approval bindings are keyed by it, so a
+   * decision made for one sandbox never covers another.
+   */
+  get identity(): string {
+    if (this.identityCache === undefined) {
+      const grants: Grants[] = [];
+      for (let s: Sandbox | undefined = this; s; s = s.parent) grants.push(s.grants);
+      const mounts = this.mounts.map((m) => [
+        m.mountPoint,
+        m.realRoot,
+        m.mode,
+        m.suffixes ?? null,
+        m.maxFileBytes ?? null,
+        m.writeApproval,
+        m.readApproval,
+      ]);
+      const text = JSON.stringify({ mounts, grants });
+      this.identityCache = `sbx-${createHash('sha256').update(text).digest('hex').slice(0, 32)}`;
+    }
+    return this.identityCache;
   }
 
   /** The most specific mount containing a normalised virtual path. */
@@ -227,7 +255,7 @@ export class Sandbox {
     }
     const grants = derivedGrants(options, allowRead, allowWrite);
     const child = Object.create(Sandbox.prototype) as Sandbox;
-    Object.assign(child, { mounts: this.mounts, grants, parent: this });
+    Object.assign(child, { mounts: this.mounts, grants, parent: this, identityCache: undefined });
     return child;
   }
 

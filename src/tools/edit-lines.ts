@@ -4,6 +4,7 @@ import { type AutoCorrection, applyLineEdits } from '../edit/apply-line-edits.js
 import { boundedUnifiedDiff } from '../edit/bounded-diff.js';
 import { type LineEditOp, LineEditOpSchema } from '../edit/line-edit-ops.js';
 import type { LoadedFile } from './file-io.js';
+import { anchorsState, checkApprovedAnchors } from './file-state.js';
 import { countLines } from './text-stats.js';
 import { toolError } from './tool-error.js';
 import { NONEMPTY_PATH, type SandboxTool, type ToolContext } from './types.js';
@@ -125,6 +126,7 @@ export const editLines: SandboxTool<EditLinesInput, EditLinesOutput> = {
         diffCoarse: diff.coarse,
         operations: input.operations.length,
         summary: (input.operations as LineEditOp[]).map(summarize),
+        anchorsSha256: anchorsState(ctx, resolved.virtualPath),
         fileLines: countLines(current!.text),
         fileBytes: current!.bytes,
       };
@@ -135,6 +137,7 @@ export const editLines: SandboxTool<EditLinesInput, EditLinesOutput> = {
   async execute(input, ctx) {
     const { path, warnings } = targetPath(input);
     const out = await applyWrite(ctx, 'edit_lines', path, undefined, (current, resolved) => {
+      checkApprovedAnchors(ctx, resolved.virtualPath, current);
       const result = computeLines(ctx, resolved.virtualPath, current, input);
       return { newText: result.newText, result };
     });

@@ -5,7 +5,7 @@ import { type DirHandle, openDirectoryInside } from '../fs/dir-handle.js';
 import { withFileLock } from '../fs/file-lock.js';
 import { type FileBytes, readFileBytes, readTextFile } from '../fs/read-text.js';
 import { sha256Hex } from '../fs/state-tracker.js';
-import { NotAFileError } from '../sandbox/errors.js';
+import { FileTooLargeError, NotAFileError } from '../sandbox/errors.js';
 import type { ResolvedPath } from '../sandbox/sandbox.js';
 import { toolError } from './tool-error.js';
 import type { ToolContext } from './types.js';
@@ -23,6 +23,19 @@ export interface LoadedFile {
 /** Largest file a tool may load under this mount. */
 export function maxBytesFor(ctx: ToolContext, resolved: ResolvedPath): number {
   return resolved.mount.maxFileBytes ?? ctx.limits.maxFileBytes;
+}
+
+/**
+ * Refuses content larger than the mount's (or the toolset's) maxFileBytes before
+ * anything is written: a file the tools could not read back must never be created.
+ */
+export function checkWriteSize(ctx: ToolContext, resolved: ResolvedPath, bytes: number): void {
+  const max = maxBytesFor(ctx, resolved);
+  if (bytes <= max) return;
+  throw new FileTooLargeError(
+    `${resolved.virtualPath} would be ${bytes} bytes; files here may be at most ${max} bytes. Nothing was written. Split the content into smaller files.`,
+    { details: { bytes, maxFileBytes: max } },
+  );
 }
 
 /** Loads an existing text file (size, binary and containment checked), or undefined if missing. */
@@ -56,7 +69,7 @@ export async function saveFile(
 ): Promise<{ created: boolean; bytes: number; sha256: string }> {
   // Encoded once: the same bytes are size-checked, written and hashed.
   const data = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
-  ctx.sandbox.checkSize(resolved.virtualPath, data.length);
+  checkWriteSize(ctx, resolved, data.length);
   const result = await writeFileAtomic(resolved.hostPath, resolved.mount.realRoot, data, {
     ...(mode === undefined ? {} : { mode }),
     createParents: true,

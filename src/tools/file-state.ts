@@ -1,3 +1,4 @@
+import { sha256Hex } from '../fs/state-tracker.js';
 import type { LoadedFile } from './file-io.js';
 import { toolError } from './tool-error.js';
 import type { FileState, ToolContext } from './types.js';
@@ -64,6 +65,31 @@ export function checkApprovedState(
   throw toolError(
     'stale_approval',
     `${virtualPath} changed after the user approved this change, so it was not applied (the user approved a different file state). Nothing was written. Re-read the file and make the call again.`,
+    { details: { latest_file_state: latestState(ctx, virtualPath, current) } },
+  );
+}
+
+/** SHA-256 of the hashed read edit_lines resolves anchors against for a path (null: none yet). */
+export function anchorsState(ctx: ToolContext, virtualPath: string): string | null {
+  const snapshot = ctx.anchors.get(virtualPath);
+  return snapshot === undefined ? null : sha256Hex(snapshot);
+}
+
+/**
+ * Binds edit_lines to the read its anchors were resolved against when the user
+ * approved: another hashed read in between (same file content or not) would
+ * move the anchors to other lines than the ones shown.
+ */
+export function checkApprovedAnchors(
+  ctx: ToolContext,
+  virtualPath: string,
+  current: KnownFile | undefined,
+): void {
+  const approved = ctx.approvedAnchorsSha256;
+  if (approved === undefined || anchorsState(ctx, virtualPath) === approved) return;
+  throw toolError(
+    'stale_approval',
+    `${virtualPath} was read again with hashes after the user approved this edit, so its anchors would resolve against a different read than the one the user was shown. Nothing was written. Re-read the file with hashes and make the call again.`,
     { details: { latest_file_state: latestState(ctx, virtualPath, current) } },
   );
 }

@@ -113,6 +113,27 @@ export class FileSystemToolset {
     return result;
   }
 
+  /**
+   * The files a call touches, as lock keys: real host paths (symlinks resolved
+   * inside the sandbox), so `a.txt`, `/./a.txt` and `/a.txt` share one key.
+   * A path that does not resolve keeps its spelling (the call fails anyway).
+   */
+  lockKeys(_name: string, args: unknown): string[] {
+    if (args === null || typeof args !== 'object') return [];
+    const a = args as Record<string, unknown>;
+    const paths = [a.path, a.file_path, a.source, a.destination].filter(
+      (v): v is string => typeof v === 'string',
+    );
+    const keys = paths.map((p) => {
+      try {
+        return `file\0${this.sandbox.resolve(p, 'list').hostPath}`;
+      } catch {
+        return `unresolved\0${p}`;
+      }
+    });
+    return [...new Set(keys)].sort();
+  }
+
   /** Changes applied through this toolset, oldest first. */
   history(): ChangeRecord[] {
     return this.journal.history();

@@ -33,6 +33,12 @@ export interface ToolCallContext {
   approvedBaseSha256?: string | null;
   /** Same, for the destination of move/copy. */
   approvedDestinationSha256?: string | null;
+  /**
+   * edit_lines: the hashed read its anchors were resolved against when the user
+   * approved (payload.anchorsSha256). A different read at execution would move
+   * the anchors, so the tool refuses with `stale_approval`.
+   */
+  approvedAnchorsSha256?: string | null;
 }
 
 /** Everything a tool needs to run: the sandbox, shared state and limits, plus the call info. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { PREVIEW_LINES, type WritePayload } from '../approval/payloads.js';
 import { boundedUnifiedDiff } from '../edit/bounded-diff.js';
-import type { LoadedFile } from './file-io.js';
+import { checkWriteSize, type LoadedFile } from './file-io.js';
 import { byteLength, countLines, firstLines } from './text-stats.js';
 import { NONEMPTY_PATH, type SandboxTool, type ToolContext } from './types.js';
 import { applyWrite, writerApproval } from './writer.js';
@@ -81,9 +81,11 @@ export const writeFile: SandboxTool<WriteFileInput, WriteFileOutput> = {
   inputSchema: WriteFileInput,
 
   needsApproval(input, ctx) {
-    return writerApproval(ctx, input.path, input.base_sha256, (resolved, current) =>
-      buildWritePayload(ctx, resolved.virtualPath, resolved.mount.mountPoint, input.content, current),
-    );
+    return writerApproval(ctx, input.path, input.base_sha256, (resolved, current) => {
+      // Too large is known before asking: the user is not shown a write that cannot happen.
+      checkWriteSize(ctx, resolved, byteLength(input.content));
+      return buildWritePayload(ctx, resolved.virtualPath, resolved.mount.mountPoint, input.content, current);
+    });
   },
 
   async execute(input, ctx) {

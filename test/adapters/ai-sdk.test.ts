@@ -210,7 +210,7 @@ describe('aiSdkTools (native mode) + answerApprovals', () => {
     expect(s.seenToolResults()).toContain('user_modified');
   });
 
-  it('remembers an approval for the scope the user picked', async () => {
+  it('remembers an approval for the scope the user picked, per sandbox', async () => {
     const memory = new ApprovalMemory();
     const asked: string[] = [];
     const approve = (r: { toolCallId?: string }) => {
@@ -219,11 +219,17 @@ describe('aiSdkTools (native mode) + answerApprovals', () => {
     };
     const first = await firstCall({ 'a.txt': 'one\n' });
     await answerApprovals(first.r1, { toolset: first.toolset, approve, memory });
+    // The same memory, another sandbox (another directory): "every edit_file" there was never approved.
     const second = await firstCall({ 'a.txt': 'one\n' });
     const answer = await answerApprovals(second.r1, { toolset: second.toolset, approve, memory });
-    expect(asked).toEqual(['c1']);
+    expect(asked).toEqual(['c1', 'c1']);
     expect(JSON.stringify(answer)).toContain('"approved":true');
-    expect(memory.list()).toHaveLength(1);
+    expect(memory.list()).toHaveLength(2);
+    // The same sandbox again: remembered, not asked.
+    const again = scriptedModel([{ calls: [{ id: 'c2', name: 'edit_file', input: edit }] }, { text: 'x' }]);
+    const r = await generateText({ model: again.model as never, tools: first.tools, prompt: 'again' });
+    await answerApprovals(r, { toolset: first.toolset, approve, memory });
+    expect(asked).toEqual(['c1', 'c1']);
   });
 
   it('audits native calls: requested, decided, call, result', async () => {
@@ -249,8 +255,9 @@ describe('aiSdkTools (native mode) + answerApprovals', () => {
   });
 
   it('applies two approved edits of one file from one step; an outside change still makes them stale', async () => {
+    const lines = 'one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nnine\n';
     for (const outside of [false, true]) {
-      const { dir, toolset } = project({ 'a.txt': 'one\ntwo\nthree\n' });
+      const { dir, toolset } = project({ 'a.txt': lines });
       const { model, seenToolResults } = scriptedModel([
         {
           calls: [
@@ -258,7 +265,7 @@ describe('aiSdkTools (native mode) + answerApprovals', () => {
             {
               id: 'p2',
               name: 'edit_file',
-              input: { path: '/a.txt', old_string: 'three', new_string: 'THREE' },
+              input: { path: '/a.txt', old_string: 'nine', new_string: 'NINE' },
             },
           ],
         },
@@ -268,13 +275,13 @@ describe('aiSdkTools (native mode) + answerApprovals', () => {
       const messages: ModelMessage[] = [{ role: 'user', content: 'edit' }];
       const r1 = await generateText({ model: model as never, tools, messages, stopWhen: stepCountIs(3) });
       messages.push(...r1.response.messages, await answerApprovals(r1, { toolset, approve: approveAll() }));
-      if (outside) fs.appendFileSync(path.join(dir, 'a.txt'), 'four\n');
+      if (outside) fs.appendFileSync(path.join(dir, 'a.txt'), 'ten\n');
       await generateText({ model: model as never, tools, messages, stopWhen: stepCountIs(3) });
       if (outside) {
-        expect(read(dir, 'a.txt')).toBe('one\ntwo\nthree\nfour\n');
+        expect(read(dir, 'a.txt')).toBe(`${lines}ten\n`);
         expect(seenToolResults()).toContain('stale_approval');
       } else {
-        expect(read(dir, 'a.txt')).toBe('ONE\ntwo\nTHREE\n');
+        expect(read(dir, 'a.txt')).toBe(lines.replace('one', 'ONE').replace('nine', 'NINE'));
         expect(seenToolResults()).not.toContain('stale_approval');
       }
     }

@@ -1,0 +1,203 @@
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import type { ToolCallContext, ToolErrorInfo } from '../tools/types.js';
+import { argumentsFromJson, type CallArguments, captureArguments } from './call-arguments.js';
+import { canonicalJson } from './canonical-json.js';
+import type { ApprovalPayload } from './payloads.js';
+
+/**
+ * What a person decided about one call, as a plain JSON object: recorded when
+ * the request is shown (with the arguments and file states it was shown with)
+ * and checked when the call executes, in blocking and native mode alike. It can
+ * be stored and verified in another process (`verifyBinding`), so an approval
+ * asked now may be executed later.
+ */
+export interface ApprovalBinding {
+  v: 1;
+  toolName: string;
+  toolCallId?: string;
+  /** Identity of the sandbox the call was shown for (Sandbox#identity). */
+  sandboxId?: string;
+  /** Canonical JSON of the arguments the model sent, as shown to the person. */
+  requestedArgs: string;
+  /** Canonical JSON of the arguments that run: the requested ones, or the person's edited version. */
+  runArgs: string;
+  approved: boolean;
+  note?: string;
+  /** The file states the person was shown: SHA-256 of the file (null: it did not exist). */
+  baseSha256?: string | null;
+  destinationSha256?: string | null;
+  /** edit_lines: SHA-256 of the hashed read its anchors were resolved against (null: none). */
+  anchorsSha256?: string | null;
+  /** The change shown, for diff payloads (see rebase.ts): path and unified diff. */
+  shownPath: string;
+  shownDiff?: string;
+  payloadType: ApprovalPayload['type'];
+  decidedAt: string;
+  /** SHA-256 (or HMAC-SHA256 with a secret) of every other field: a stored record that was altered is refused. */
+  seal: string;
+}
+
+export interface BindingInput {
+  toolName: string;
+  toolCallId?: string;
+  sandboxId?: string;
+  requested: CallArguments;
+  /** The payload as computed by the tool (before the callback saw its own copy). */
+  payload: ApprovalPayload;
+  approved: boolean;
+  note?: string;
+  /** The person's edited arguments, captured. */
+  edited?: CallArguments;
+}
+
+export interface BindingOptions {
+  /** Key for an HMAC seal, for records kept where others can write (a store shared between processes). */
+  secret?: string | Uint8Array;
+}
+
+/** Records a decision; the result is frozen and JSON-serialisable. */
+export function createBinding(input: BindingInput, options: BindingOptions = {}): Readonly<ApprovalBinding> {
+  const p = input.payload;
+  const diff = (p as { unifiedDiff?: unknown }).unifiedDiff;
+  const coarse = (p as { diffCoarse?: unknown }).diffCoarse === true;
+  const body: Omit<ApprovalBinding, 'seal'> = {
+    v: 1,
+    toolName: input.toolName,
+    ...(input.toolCallId !== undefined ? { toolCallId: input.toolCallId } : {}),
+    ...(input.sandboxId !== undefined ? { sandboxId: input.sandboxId } : {}),
+    requestedArgs: input.requested.json,
+    runArgs: (input.edited ?? input.requested).json,
+    approved: input.approved,
+    ...(input.note !== undefined ? { note: input.note } : {}),
+    ...(p.baseSha256 !== undefined ? { baseSha256: p.baseSha256 } : {}),
+    ...((p.type === 'move' || p.type === 'copy') && p.destinationSha256 !== undefined
+      ? { destinationSha256: p.destinationSha256 }
+      : {}),
+    ...(p.type === 'lines' && p.anchorsSha256 !== undefined ? { anchorsSha256: p.anchorsSha256 } : {}),
+    shownPath: p.path,
+    ...(typeof diff === 'string' && !coarse && !input.edited ? { shownDiff: diff } : {}),
+    payloadType: p.type,
+    decidedAt: new Date().toISOString(),
+  };
+  return Object.freeze({ ...body, seal: sealOf(body, options.secret) });
+}
+
+/** The call as it arrives for execution. */
+export interface ExecutingCall {
+  toolName: string;
+  toolCallId?: string;
+  sandboxId?: string;
+  args: unknown;
+}
+
+export type BindingCheck =
+  | { ok: true; args: CallArguments; context: ToolCallContext; edited: boolean }
+  | { ok: false; error: ToolErrorInfo };
+
+/**
+ * Checks a call about to execute against the recorded decision: same tool, call
+ * id, sandbox and arguments (canonical JSON), and an intact seal. A denial stays
+ * a denial. On success, the arguments to run and the file states to bind.
+ */
+export function verifyBinding(
+  binding: unknown,
+  call: ExecutingCall,
+  options: BindingOptions = {},
+): BindingCheck {
+  const b = binding as ApprovalBinding;
+  if (!isBinding(binding) || !sameSeal(b.seal, sealOf(withoutSeal(b), options.secret)))
+    return stale(call, 'the approval record is malformed or was altered after the decision');
+  if (b.toolName !== call.toolName) return stale(call, `the approval was given for ${b.toolName}`);
+  if (b.toolCallId !== undefined && call.toolCallId !== undefined && b.toolCallId !== call.toolCallId)
+    return stale(call, 'the approval was given for another call id');
+  if (b.sandboxId !== undefined && b.sandboxId !== call.sandboxId)
+    return stale(call, 'the approval was given in another sandbox');
+  let now: CallArguments;
+  try {
+    now = captureArguments(call.args);
+  } catch {
+    return stale(call, 'its arguments cannot be compared with the approved ones');
+  }
+  if (now.json !== b.requestedArgs)
+    return stale(call, 'its arguments differ from the ones the user was shown and approved');
+  if (!b.approved) return { ok: false, error: deniedError(b) };
+  return {
+    ok: true,
+    args: argumentsFromJson(b.runArgs),
+    context: boundContext(b),
+    edited: b.runArgs !== b.requestedArgs,
+  };
+}
+
+/** The file states execution must still find (tools refuse with stale_approval otherwise). */
+export function boundContext(b: ApprovalBinding): ToolCallContext {
+  return {
+    ...(b.toolCallId !== undefined ? { toolCallId: b.toolCallId } : {}),
+    ...(b.baseSha256 !== undefined ? { approvedBaseSha256: b.baseSha256 } : {}),
+    ...(b.destinationSha256 !== undefined ? { approvedDestinationSha256: b.destinationSha256 } : {}),
+    ...(b.anchorsSha256 !== undefined ? { approvedAnchorsSha256: b.anchorsSha256 } : {}),
+  };
+}
+
+/** The denial's outcome: what the model is told. */
+export function deniedError(b: { toolName: string; shownPath?: string; note?: string }): ToolErrorInfo {
+  const what = b.shownPath ? `${b.toolName} on ${b.shownPath}` : b.toolName;
+  return {
+    code: 'approval_denied',
+    message: b.note
+      ? `The user denied ${what} and said: "${b.note}". Do not retry the same call unchanged; follow the user's note.`
+      : `The user denied ${what}. Do not retry the same call unchanged; change your approach or ask the user what they want.`,
+    ...(b.note ? { details: { note: b.note } } : {}),
+  };
+}
+
+/** A call that needed approval but has no recorded decision: never run blind. */
+export function unapprovedError(toolName: string, toolCallId: string | undefined): ToolErrorInfo {
+  return {
+    code: 'approval_blocked',
+    message: `${toolName}${toolCallId ? ` (call ${toolCallId})` : ''} needs approval, but no approval was recorded for it, so it was not run. Nothing was changed. Make the call again; it will be shown to the user.`,
+  };
+}
+
+function stale(call: ExecutingCall, why: string): BindingCheck {
+  return {
+    ok: false,
+    error: {
+      code: 'stale_approval',
+      message: `${call.toolName} was not run: ${why}. Nothing was changed. Make the call again to have it approved as it is.`,
+    },
+  };
+}
+
+function withoutSeal(b: ApprovalBinding): Omit<ApprovalBinding, 'seal'> {
+  const { seal: _seal, ...body } = b;
+  return body;
+}
+
+function sealOf(body: Omit<ApprovalBinding, 'seal'>, secret: string | Uint8Array | undefined): string {
+  const text = canonicalJson(body);
+  return secret === undefined
+    ? createHash('sha256').update(text).digest('hex')
+    : createHmac('sha256', secret).update(text).digest('hex');
+}
+
+function isBinding(value: unknown): value is ApprovalBinding {
+  const b = value as Partial<ApprovalBinding> | null;
+  return (
+    b !== null &&
+    typeof b === 'object' &&
+    b.v === 1 &&
+    typeof b.toolName === 'string' &&
+    typeof b.requestedArgs === 'string' &&
+    typeof b.runArgs === 'string' &&
+    typeof b.approved === 'boolean' &&
+    typeof b.seal === 'string'
+  );
+}
+
+/** Constant-time comparison of two seals. */
+function sameSeal(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}

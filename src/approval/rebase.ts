@@ -1,0 +1,140 @@
+import type { ToolCallContext } from '../tools/types.js';
+import type { ApprovalBinding } from './approval-binding.js';
+import type { ApprovalPayload } from './payloads.js';
+
+/**
+ * Native mode answers a whole batch of pending calls before any of them runs, so
+ * two approved edits of one file were both shown against the same state; once
+ * the first is applied, the second would be refused as stale. It may go ahead on
+ * the new state only when nothing but approved calls changed the file in between
+ * AND it makes exactly the change it was shown: every hunk the same (context,
+ * removed and added lines), at the position its lines moved to, with none of
+ * those lines touched by the calls in between. Anything else stays stale_approval.
+ */
+
+/** How an approved call changed a file: the state it started from and its diff (undefined: not known). */
+export interface AppliedStep {
+  before: string;
+  diff: string | undefined;
+}
+
+/** File states produced by approved calls: after-sha → step. */
+export type AppliedChain = Map<string, AppliedStep>;
+
+interface Hunk {
+  oldStart: number;
+  oldLines: number;
+  newStart: number;
+  newLines: number;
+  body: string[];
+}
+
+const HEADER = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/;
+
+export function parseHunks(diff: string): Hunk[] {
+  const hunks: Hunk[] = [];
+  for (const line of diff.split('\n')) {
+    const m = HEADER.exec(line);
+    if (m) {
+      hunks.push({
+        oldStart: Number(m[1]),
+        oldLines: m[2] === undefined ? 1 : Number(m[2]),
+        newStart: Number(m[3]),
+        newLines: m[4] === undefined ? 1 : Number(m[4]),
+        body: [],
+      });
+    } else if (hunks.length > 0 && /^[ +-]/.test(line)) hunks.at(-1)!.body.push(line);
+  }
+  return hunks;
+}
+
+/** Where old line `line` is after the change `hunks`; undefined if the change removed or replaced it. */
+export function mapLine(line: number, hunks: readonly Hunk[]): number | undefined {
+  let delta = 0;
+  for (const h of hunks) {
+    if (h.oldLines === 0) {
+      // A pure insertion after old line oldStart.
+      if (line <= h.oldStart) return line + delta;
+      delta += h.newLines;
+      continue;
+    }
+    if (line < h.oldStart) return line + delta;
+    if (line >= h.oldStart + h.oldLines) {
+      delta += h.newLines - h.oldLines;
+      continue;
+    }
+    let o = h.oldStart;
+    let n = h.newStart;
+    for (const l of h.body) {
+      if (l[0] === '+') n++;
+      else if (l[0] === '-') {
+        if (o === line) return undefined;
+        o++;
+      } else {
+        if (o === line) return n;
+        o++;
+        n++;
+      }
+    }
+    return undefined;
+  }
+  return line + delta;
+}
+
+/** The approved steps from `from` to `to`, oldest first; undefined unless `to` was reached through them only. */
+function stepsBetween(chain: AppliedChain, from: string, to: string): Hunk[][] | undefined {
+  const steps: Hunk[][] = [];
+  let state = to;
+  for (let n = 0; n < 1000; n++) {
+    if (state === from) return steps.reverse();
+    const step = chain.get(state);
+    if (!step || step.diff === undefined) return undefined;
+    steps.push(parseHunks(step.diff));
+    state = step.before;
+  }
+  return undefined;
+}
+
+/**
+ * The states to bind a natively approved edit to when the file moved on since
+ * it was shown: the current ones if the rebase rule above holds, else undefined
+ * (the call then runs against the approved state and fails as stale).
+ */
+export function rebasedContext(
+  binding: ApprovalBinding,
+  now: ApprovalPayload,
+  chain: AppliedChain,
+): ToolCallContext | undefined {
+  const current = now.baseSha256;
+  const diff = (now as { unifiedDiff?: unknown }).unifiedDiff;
+  const coarse = (now as { diffCoarse?: unknown }).diffCoarse === true;
+  if (typeof current !== 'string' || typeof binding.baseSha256 !== 'string') return undefined;
+  if (binding.shownDiff === undefined || typeof diff !== 'string' || coarse) return undefined;
+  if (now.path !== binding.shownPath || current === binding.baseSha256) return undefined;
+  const steps = stepsBetween(chain, binding.baseSha256, current);
+  if (!steps) return undefined;
+  const shown = parseHunks(binding.shownDiff);
+  const again = parseHunks(diff);
+  if (shown.length === 0 || shown.length !== again.length) return undefined;
+  for (let i = 0; i < shown.length; i++) {
+    if (!sameHunkAt(shown[i]!, again[i]!, steps)) return undefined;
+  }
+  return {
+    approvedBaseSha256: current,
+    ...(now.type === 'lines' ? { approvedAnchorsSha256: now.anchorsSha256 ?? null } : {}),
+  };
+}
+
+/** Same body, and every old line of the shown hunk carried, untouched, to the new hunk's lines. */
+function sameHunkAt(shown: Hunk, again: Hunk, steps: Hunk[][]): boolean {
+  if (shown.oldLines === 0 || shown.body.join('\n') !== again.body.join('\n')) return false;
+  for (let k = 0; k < shown.oldLines; k++) {
+    let line: number | undefined = shown.oldStart + k;
+    for (const step of steps) {
+      line = mapLine(line, step);
+      if (line === undefined) return false;
+    }
+    if (line !== again.oldStart + k) return false;
+  }
+  return true;
+}
