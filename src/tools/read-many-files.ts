@@ -1,0 +1,119 @@
+import { z } from 'zod';
+import { ApprovalResult } from '../approval/types.js';
+import type { ResolvedPath } from '../sandbox/sandbox.js';
+import { loadFile } from './file-io.js';
+import { countLines, toModelText } from './text-stats.js';
+import { toErrorInfo, toolError } from './tool-error.js';
+import { NONEMPTY_PATH, type SandboxTool, type ToolErrorInfo } from './types.js';
+
+/** Most files one call may name: a bound on work per call, not on the sandbox. */
+export const READ_MANY_MAX_FILES = 50;
+
+export const ReadManyFilesInput = z.object({
+  paths: z
+    .array(z.string().min(1, NONEMPTY_PATH))
+    .min(1, 'name at least one file')
+    .max(READ_MANY_MAX_FILES, `name at most ${READ_MANY_MAX_FILES} files per call`)
+    .describe('Virtual paths of the files to read, e.g. ["/src/a.ts", "/src/b.ts"].'),
+});
+export type ReadManyFilesInput = z.infer<typeof ReadManyFilesInput>;
+
+export type ReadManyFileEntry =
+  | {
+      path: string;
+      version: number;
+      sha256: string;
+      content: string;
+      total_lines: number;
+      /** Lines returned (from line 1); fewer than total_lines when the total budget ran out. */
+      returned_lines: number;
+      truncated: boolean;
+      line_endings?: 'crlf';
+    }
+  | { path: string; error: ToolErrorInfo };
+
+export interface ReadManyFilesOutput {
+  files: ReadManyFileEntry[];
+  /** Characters of content returned, at most the toolset's readMaxChars. */
+  total_chars: number;
+  truncated: boolean;
+}
+
+/**
+ * Several files in one call (the safe-patch seed's versioned multi-read). Each
+ * file carries its version and sha256; a file that cannot be read gets its own
+ * error entry and does not fail the others. The content of all files together
+ * is bounded by readMaxChars: files past the budget come back cut at a line
+ * boundary (or empty) with `truncated: true`, to be read with read_file.
+ */
+export const readManyFiles: SandboxTool<ReadManyFilesInput, ReadManyFilesOutput> = {
+  name: 'read_many_files',
+  description: [
+    'Read several text files from the sandbox in one call.',
+    'Each file comes back with `version` and `sha256` (pass sha256 as `base_sha256` when you change it) or with its own error; one bad path does not fail the others.',
+    'The total size is bounded: a file marked `truncated` was cut to fit; read the rest with read_file(path, offset).',
+    'Paths are virtual (e.g. "/src/app.ts").',
+  ].join(' '),
+  inputSchema: ReadManyFilesInput,
+
+  async needsApproval(input, ctx) {
+    // Files that cannot be resolved are reported per file by execute, not blocked here.
+    const asking: ResolvedPath[] = [];
+    for (const p of input.paths) {
+      try {
+        const resolved = ctx.sandbox.resolve(p, 'read');
+        if (resolved.mount.readApproval) asking.push(resolved);
+      } catch {}
+    }
+    const first = asking[0];
+    if (!first) return ApprovalResult.preApproved();
+    const names = asking.map((r) => r.virtualPath);
+    return ApprovalResult.needsApproval({
+      type: 'read',
+      description: `Read ${names.length === 1 ? first.virtualPath : `${names.length} files: ${names.join(', ')}`}`,
+      path: first.virtualPath,
+      mount: first.mount.mountPoint,
+      fileLines: 0,
+      fileBytes: asking.reduce((sum, r) => sum + (r.size ?? 0), 0),
+      fileExists: true,
+    });
+  },
+
+  async execute(input, ctx) {
+    let budget = ctx.limits.readMaxChars;
+    const files: ReadManyFileEntry[] = [];
+    for (const p of input.paths) {
+      try {
+        const resolved = ctx.sandbox.resolve(p, 'read');
+        const file = await loadFile(ctx, resolved);
+        if (!file) throw toolError('not_found', `${resolved.virtualPath} does not exist.`);
+        const text = toModelText(file.text);
+        const total = countLines(text);
+        const content = text.length <= budget ? text : cutAtLine(text, budget);
+        budget -= content.length;
+        const state = ctx.state.record(resolved.virtualPath, file.sha256);
+        files.push({
+          path: resolved.virtualPath,
+          version: state.version,
+          sha256: file.sha256,
+          content,
+          total_lines: total,
+          returned_lines: content === text ? total : countLines(content),
+          truncated: content !== text,
+          ...(file.text.includes('\r\n') ? { line_endings: 'crlf' as const } : {}),
+        });
+      } catch (error) {
+        files.push({ path: p, error: toErrorInfo(error) });
+      }
+    }
+    const totalChars = ctx.limits.readMaxChars - budget;
+    return { files, total_chars: totalChars, truncated: files.some((f) => 'truncated' in f && f.truncated) };
+  },
+};
+
+/** The longest prefix of whole lines that fits in `max` characters. */
+function cutAtLine(text: string, max: number): string {
+  if (max <= 0) return '';
+  const nl = text.lastIndexOf('\n', max - 1);
+  return nl === -1 ? '' : text.slice(0, nl + 1);
+}
