@@ -1,5 +1,6 @@
 import { ApprovalAborted } from '../approval/errors.js';
 import type { KeyReader } from './key-reader.js';
+import { pasteAsLine } from './line-input.js';
 import { fitWidth } from './sanitize.js';
 import { type Style, stripAnsi, visibleLength } from './style.js';
 
@@ -78,8 +79,10 @@ export async function runPager(o: PagerOptions): Promise<void> {
   };
   write('\u001b[?1049h\u001b[?25l');
   try {
-    for (;;) {
+    for (let first = true; ; first = false) {
       draw();
+      // A new screen: keys typed before it showed are not meant for it.
+      if (first) o.keys.arm();
       message = '';
       const key = await o.keys.next();
       if (key === 'ctrl-c') throw new ApprovalAborted('The user pressed Ctrl-C in the pager.');
@@ -112,7 +115,11 @@ async function readQuery(o: PagerOptions, row: number): Promise<string> {
   let q = '';
   for (;;) {
     o.output.write(`\u001b[${row};1H\u001b[2K/${q}`);
-    const key = await o.keys.next();
+    const key = await o.keys.nextInput();
+    if (typeof key !== 'string') {
+      q += pasteAsLine(key.paste);
+      continue;
+    }
     if (key === 'ctrl-c') throw new ApprovalAborted('The user pressed Ctrl-C in the pager.');
     if (key === 'enter') return q;
     if (key === 'escape') return '';

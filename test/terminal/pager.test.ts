@@ -11,7 +11,7 @@ const plain = createStyle(false);
 /** Runs the pager over `source` with `keys` typed; returns each drawn screen (plain text). */
 async function page(source: ReturnType<typeof diffLineSource>, keys: string[], rows = 12) {
   const tty = fakeTty({ rows });
-  const reader = new KeyReader(tty.input);
+  const reader = new KeyReader(tty.input, { clock: tty.clock, onArm: tty.onPrompt });
   reader.open();
   tty.type(...keys);
   try {
@@ -90,7 +90,7 @@ describe('built-in pager', () => {
 
   it('Ctrl-C aborts the run and still leaves the alternate screen with the cursor shown', async () => {
     const tty = fakeTty();
-    const reader = new KeyReader(tty.input);
+    const reader = new KeyReader(tty.input, { clock: tty.clock, onArm: tty.onPrompt });
     reader.open();
     tty.type('j', '\u0003');
     const src = added(5);
