@@ -5,12 +5,16 @@ import { PtySession } from './pty/pty-session.js';
 // its own stdin/stdout TTY in raw mode; bytes arrive when the kernel delivers them.
 let session: PtySession | undefined;
 afterEach(() => session?.kill());
+const start = (env: Record<string, string>) => {
+  session = new PtySession(env);
+  return session;
+};
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('key leaks through a real pty', () => {
   it('`yy` at the first prompt approves it, and not the second', async () => {
-    const s = (session = new PtySession({ COUNT: '2', BUSY_MS: '300' }));
+    const s = start({ COUNT: '2', BUSY_MS: '300' });
     await s.atPrompt(1);
     s.type('yy');
     await s.atPrompt(2);
@@ -21,7 +25,7 @@ describe('key leaks through a real pty', () => {
   });
 
   it('y and Enter typed while the agent is busy, before the prompt is drawn, do not approve', async () => {
-    const s = (session = new PtySession({ COUNT: '1', BUSY_MS: '1500' }));
+    const s = start({ COUNT: '1', BUSY_MS: '1500' });
     await s.waitFor('BUSY 1');
     await sleep(200);
     s.type('y');
@@ -35,7 +39,7 @@ describe('key leaks through a real pty', () => {
   });
 
   it('a pasted two-line deny note is one note and decides nothing after it', async () => {
-    const s = (session = new PtySession({ COUNT: '3', BUSY_MS: '300' }));
+    const s = start({ COUNT: '3', BUSY_MS: '300' });
     await s.atPrompt(1);
     expect(s.screen).toContain('\u001b[?2004h'); // the program asked for bracketed paste
     s.type('n');
@@ -57,7 +61,7 @@ describe('key leaks through a real pty', () => {
   });
 
   it('an unbracketed two-line paste into the note: the first line is the note, the rest decides nothing', async () => {
-    const s = (session = new PtySession({ COUNT: '2', BUSY_MS: '300' }));
+    const s = start({ COUNT: '2', BUSY_MS: '300' });
     await s.atPrompt(1);
     s.type('n');
     await s.waitFor('Tell the agent');
