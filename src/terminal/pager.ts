@@ -1,4 +1,5 @@
 import { ApprovalAborted } from '../approval/errors.js';
+import { displayWidth } from '../text/display-width.js';
 import type { KeyReader } from './key-reader.js';
 import { pasteAsLine } from './line-input.js';
 import { fitWidth } from './sanitize.js';
@@ -74,7 +75,8 @@ export async function runPager(o: PagerOptions): Promise<void> {
     else {
       match = hit;
       top = Math.min(maxTop, hit);
-      message = `match at line ${fmt(hit + 1)}`;
+      shift = sidewaysTo(textOf(hit), query, width);
+      message = `match at line ${fmt(hit + 1)}${shift ? `, col ${fmt(shift + 1)}` : ''}`;
     }
   };
   write('\u001b[?1049h\u001b[?25l');
@@ -108,6 +110,18 @@ export async function runPager(o: PagerOptions): Promise<void> {
   } finally {
     write('\u001b[?25h\u001b[?1049l');
   }
+}
+
+/**
+ * The sideways scroll that brings a match on screen: none when the match ends
+ * within the first half of the screen (the gutter takes part of it), else the
+ * match a few columns from the left edge.
+ */
+export function sidewaysTo(text: string, query: string, width: number): number {
+  const at = text.indexOf(query);
+  if (at < 0) return 0;
+  const column = displayWidth(text.slice(0, at));
+  return column + displayWidth(query) <= width / 2 ? 0 : Math.max(0, column - 8);
 }
 
 /** Reads the search text on the status line (row `row`), leaving the footer on screen. */

@@ -88,6 +88,16 @@ describe('built-in pager', () => {
     expect(screens.at(-1)).toContain('match at line 3');
   });
 
+  it('search scrolls sideways to a match far along a line, and back for one near the start', async () => {
+    const src = added(4, (i) => (i === 1 ? `${'x'.repeat(9000)} NEEDLE here` : `NEEDLE ${i} short`));
+    const { screens } = await page(src, ['/', 'NEEDLE', '\r', 'n', 'n', 'q'], 12);
+    const atFar = screens.find((s) => s.includes('match at line 3'))!;
+    expect(atFar).toContain('NEEDLE here');
+    const atNear = screens.find((s) => s.includes('match at line 4'))!;
+    expect(atNear).toContain('NEEDLE 2 short');
+    expect(atNear).not.toMatch(/col \d/);
+  });
+
   it('Ctrl-C aborts the run and still leaves the alternate screen with the cursor shown', async () => {
     const tty = fakeTty();
     const reader = new KeyReader(tty.input, { clock: tty.clock, onArm: tty.onPrompt });
