@@ -1,4 +1,6 @@
 import { diffArrays } from 'diff';
+import { detectIndentStyle, type IndentStyle } from './indent-style.js';
+import type { LineSource } from './line-hash.js';
 import { reindent } from './match-cascade.js';
 import { leadingWhitespace, lineKey, type MatchLevel } from './normalize-line.js';
 import { typographyPlan } from './typography.js';
@@ -74,6 +76,8 @@ export function rebuildReplacement(
   level: MatchLevel,
   /** Pairs (old index, new index) known to be the same line, ascending (a diff's context lines). */
   fixed: ReadonlyArray<readonly [number, number]> = [],
+  /** The file's indentation style, asked only when the matched lines cannot tell it. */
+  fileStyle: () => IndentStyle | undefined = () => undefined,
 ): RebuildResult {
   const slipped = needle.map((l, i) => l !== window[i]);
   const oldKeys = needle.map((l) => levelKey(l, level));
@@ -101,7 +105,7 @@ export function rebuildReplacement(
   const reindentNeeded = needle.some(
     (l, i) => l.trim() !== '' && leadingWhitespace(l) !== leadingWhitespace(window[i] ?? ''),
   );
-  const adjusted = reindentNeeded ? reindent(replacement, needle, window) : [...replacement];
+  const adjusted = reindentNeeded ? reindent(replacement, needle, window, fileStyle) : [...replacement];
   const moved = new MovedLines(needle, window, slipped, oldKeys);
   const freshIdx: number[] = [];
   const out: RebuiltLine[] = [];
@@ -170,4 +174,21 @@ class MovedLines {
     if (a !== undefined && b !== undefined && this.window[a] !== this.window[b]) return undefined;
     return a ?? b;
   }
+}
+
+/** Lines looked at around a match to learn the file's indentation style. */
+const STYLE_SAMPLE = 400;
+
+/** A lazy, memoised guess of the file's indentation style from the lines around [from, to). */
+export function styleAround(lines: LineSource, from: number, to: number): () => IndentStyle | undefined {
+  let style: IndentStyle | undefined | null = null;
+  return () => {
+    if (style !== null) return style;
+    const sample: string[] = [];
+    const lo = Math.max(0, from - STYLE_SAMPLE / 2);
+    const hi = Math.min(lines.count, to + STYLE_SAMPLE / 2);
+    for (let i = lo; i < hi; i++) sample.push(lines.line(i));
+    style = detectIndentStyle(sample);
+    return style;
+  };
 }

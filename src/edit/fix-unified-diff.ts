@@ -1,5 +1,5 @@
 import { applyPatch } from 'diff';
-import { rebuildReplacement } from './align-replacement.js';
+import { rebuildReplacement, styleAround } from './align-replacement.js';
 import { boundedUnifiedDiff, shiftHunkHeaders } from './bounded-diff.js';
 import { closestRegion } from './closest-region.js';
 import { LineTable } from './line-table.js';
@@ -120,7 +120,7 @@ export function fixUnifiedDiff(
   const window = table.split(from, to);
   const eol = detectEol(body);
   for (const p of [...placements].reverse()) {
-    const refused = applyPlacement(window, p, from, eol);
+    const refused = applyPlacement(window, p, from, eol, table);
     if (refused) return fail(p.hunk.index, 'unclear_change', `${refused.message}`);
   }
   const oldSlice = body.slice(table.offset(from), table.offset(to));
@@ -172,6 +172,7 @@ function applyPlacement(
   p: Placement,
   offset: number,
   eol: string,
+  table: LineTable,
 ): { ok: false; message: string } | undefined {
   const start = p.start - offset;
   const end = p.end - offset;
@@ -185,7 +186,14 @@ function applyPlacement(
     if (line.kind !== '+') oldSide.push(line.text);
     if (line.kind !== '-') newSide.push(line.text);
   }
-  const rebuilt = rebuildReplacement(oldSide, matched, newSide, p.level, context);
+  const rebuilt = rebuildReplacement(
+    oldSide,
+    matched,
+    newSide,
+    p.level,
+    context,
+    styleAround(table, p.start, p.end),
+  );
   if (!rebuilt.ok) return { ok: false, message: `Hunk ${p.hunk.index}: ${rebuilt.message}` };
   const newLines = rebuilt.lines.map((l) => l.text);
   // Kept lines keep their own ending, new ones take the file's; a hunk that ended the file
@@ -198,6 +206,8 @@ function applyPlacement(
         ? eol
         : terms[l.from]!,
   );
+  // Deleting the last lines of a file without a final newline: the new last line has none either.
+  if (newLines.length === 0 && tail === '' && start > 0) window.terminators[start - 1] = '';
   if (end === start && start === window.lines.length && start > 0 && window.terminators[start - 1] === '') {
     // Appending after a last line that had no newline: it gets one, the new last line does not.
     window.terminators[start - 1] = eol;

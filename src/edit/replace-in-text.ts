@@ -1,5 +1,5 @@
 import type { ErrorCode } from '../sandbox/errors.js';
-import { rebuildReplacement } from './align-replacement.js';
+import { rebuildReplacement, styleAround } from './align-replacement.js';
 import type { KnownShared } from './bounded-diff.js';
 import { closestRegion } from './closest-region.js';
 import { LineTable } from './line-table.js';
@@ -74,24 +74,21 @@ function nonOverlapping(offsets: readonly number[], length: number): number[] {
  * Exact hits that are whole lines — up to the line's own indentation before and
  * trailing whitespace after — become line blocks, so they follow the line rules
  * (unchanged lines keep the file's bytes, added lines are re-indented, deleting
- * removes the lines). Undefined when any hit sits inside a line (a substring edit)
- * or old and new disagree about ending with a newline.
+ * removes the lines, a final newline ends the last line rather than adding an
+ * empty one). Undefined when any hit sits inside a line: a substring edit.
  */
 function wholeLineBlocks(
   table: LineTable,
   offsets: readonly number[],
   oldText: string,
-  request: ReplaceRequest,
 ): BlockMatch[] | undefined {
-  const endsNl = (s: string) => s.endsWith('\n');
-  if (request.newString !== '' && endsNl(request.oldString) !== endsNl(request.newString)) return undefined;
   const { text } = table;
   const blocks: BlockMatch[] = [];
   for (const o of offsets) {
     const start = table.lineAt(o);
     if (!/^[ \t]*$/.test(text.slice(table.offset(start), o))) return undefined;
     const end = o + oldText.length;
-    if (endsNl(oldText)) {
+    if (oldText.endsWith('\n')) {
       blocks.push({ start, end: end >= text.length ? table.count : table.lineAt(end) });
       continue;
     }
@@ -135,7 +132,7 @@ export function replaceInText(text: string, request: ReplaceRequest): ReplaceRes
     const lines = lineNumbersAt(body, offsets);
     if (offsets.length > 1 && !request.replaceAll) return notUnique(offsets.length, lines, 'exact');
     const chosen = nonOverlapping(offsets, oldText.length);
-    const blocks = wholeLineBlocks(table, chosen, oldText, request);
+    const blocks = wholeLineBlocks(table, chosen, oldText);
     if (blocks) return replaceBlocks(table, restore, bom, blocks, request, 'exact', eol);
     // Substring edits: replace left to right; slicing keeps `$&` etc. literal.
     let out = '';
@@ -201,7 +198,14 @@ function replaceBlocks(
     const start = m.start - from;
     const end = m.end - from;
     const window = split.lines.slice(start, end);
-    const rebuilt = rebuildReplacement(needle, window, replacement, level);
+    const rebuilt = rebuildReplacement(
+      needle,
+      window,
+      replacement,
+      level,
+      [],
+      styleAround(table, m.start, m.end),
+    );
     if (!rebuilt.ok) return rebuilt;
     const terms = split.terminators.slice(start, end);
     const tail = terms.at(-1)!;
