@@ -1,6 +1,5 @@
 import { diffArrays } from 'diff';
 import { detectIndentStyle, type IndentStyle } from './indent-style.js';
-import type { LineSource } from './line-hash.js';
 import { reindent } from './match-cascade.js';
 import { leadingWhitespace, lineKey, type MatchLevel } from './normalize-line.js';
 import { typographyPlan } from './typography.js';
@@ -176,19 +175,25 @@ class MovedLines {
   }
 }
 
-/** Lines looked at around a match to learn the file's indentation style. */
-const STYLE_SAMPLE = 400;
+/** Lines looked at on each side of a match to learn the file's indentation style. */
+const STYLE_SAMPLE = 200;
 
-/** A lazy, memoised guess of the file's indentation style from the lines around [from, to). */
-export function styleAround(lines: LineSource, from: number, to: number): () => IndentStyle | undefined {
+/**
+ * A lazy, memoised guess of the file's indentation style from the lines around
+ * text[from, to) — found by scanning for newlines, so nothing is split unless asked.
+ */
+export function styleNear(text: string, from: number, to: number): () => IndentStyle | undefined {
   let style: IndentStyle | undefined | null = null;
   return () => {
     if (style !== null) return style;
-    const sample: string[] = [];
-    const lo = Math.max(0, from - STYLE_SAMPLE / 2);
-    const hi = Math.min(lines.count, to + STYLE_SAMPLE / 2);
-    for (let i = lo; i < hi; i++) sample.push(lines.line(i));
-    style = detectIndentStyle(sample);
+    let lo = from;
+    for (let k = 0; k < STYLE_SAMPLE && lo > 0; k++) lo = text.lastIndexOf('\n', lo - 2) + 1;
+    let hi = to;
+    for (let k = 0; k < STYLE_SAMPLE && hi < text.length; k++) {
+      const nl = text.indexOf('\n', hi);
+      hi = nl === -1 ? text.length : nl + 1;
+    }
+    style = detectIndentStyle(text.slice(lo, hi).split('\n'));
     return style;
   };
 }

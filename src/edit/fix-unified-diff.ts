@@ -1,5 +1,5 @@
 import { applyPatch } from 'diff';
-import { rebuildReplacement, styleAround } from './align-replacement.js';
+import { rebuildReplacement, styleNear } from './align-replacement.js';
 import { boundedUnifiedDiff, shiftHunkHeaders } from './bounded-diff.js';
 import { closestRegion } from './closest-region.js';
 import { LineTable } from './line-table.js';
@@ -192,7 +192,7 @@ function applyPlacement(
     newSide,
     p.level,
     context,
-    styleAround(table, p.start, p.end),
+    styleNear(table.text, table.offset(p.start), table.offset(p.end)),
   );
   if (!rebuilt.ok) return { ok: false, message: `Hunk ${p.hunk.index}: ${rebuilt.message}` };
   const newLines = rebuilt.lines.map((l) => l.text);
