@@ -1,9 +1,14 @@
 import type { ErrorCode } from '../sandbox/errors.js';
 import type { LineEditOp } from './line-edit-ops.js';
-import { parseAnchor } from './line-edit-ops.js';
 import { lineHash } from './line-hash.js';
 import { LineTable } from './line-table.js';
-import { AnchorError, type AnchorRequest, LineIndex, resolveAnchor } from './resolve-anchor.js';
+import {
+  AnchorError,
+  type AnchorRequest,
+  LineIndex,
+  lineCorrection,
+  resolveAnchor,
+} from './resolve-anchor.js';
 import { type EditedRegion, sanityWarnings } from './sanity-check.js';
 import { detectEol, joinLines, type SplitLines, withoutBom } from './text-format.js';
 
@@ -50,7 +55,7 @@ function contentLines(content: string): string[] {
   return lines.length > 1 && lines.at(-1) === '' ? lines.slice(0, -1) : lines;
 }
 
-/** Resolves an anchor and reports a line number given with it that named another line. */
+/** Resolves an anchor; a line number given with it that named another line is reported. */
 function resolveReported(
   index: LineIndex,
   request: AnchorRequest,
@@ -59,15 +64,8 @@ function resolveReported(
   fixes: AutoCorrection[],
 ): number {
   const at = resolveAnchor(index, request, snapshot);
-  const fromAnchor = parseAnchor(request.raw).line;
-  const given = [fromAnchor, request.line].filter((l): l is number => l !== undefined);
-  if (given.length > 0 && !given.includes(at + 1)) {
-    fixes.push({
-      type: 'line_number_corrected',
-      detail: `${request.field ?? 'hash'} ${request.raw}${request.line !== undefined ? ` (line ${request.line})` : ''}: the hash is at line ${at + 1}, so that line was used.`,
-      operation: n + 1,
-    });
-  }
+  const detail = lineCorrection(request, at);
+  if (detail) fixes.push({ type: 'line_number_corrected', detail, operation: n + 1 });
   return at;
 }
 

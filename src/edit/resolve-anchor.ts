@@ -221,3 +221,11 @@ function checkEntropy(
     { line: at + 1, content: line, neighbor_anchors: neighbourAnchors(index, at) },
   );
 }
+
+/** What to report when the line numbers given with an anchor all name another line than `at`. */
+export function lineCorrection(request: AnchorRequest, at: number): string | undefined {
+  const given = [parseAnchor(request.raw).line, request.line].filter((l): l is number => l !== undefined);
+  if (given.length === 0 || given.includes(at + 1)) return undefined;
+  const line = request.line !== undefined ? ` (line ${request.line})` : '';
+  return `${request.field ?? 'hash'} ${request.raw}${line}: the hash is at line ${at + 1}, so that line was used.`;
+}
