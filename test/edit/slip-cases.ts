@@ -190,8 +190,12 @@ function written(
   return slip === 'typographic_quotes' ? curl(text) : text;
 }
 
-/** The request: old and new sides as lines, plus how they are joined. */
-export function requestFor(c: SlipCase, slip: Slip) {
+/**
+ * The request: old and new sides as lines, plus how they are joined. With `once`,
+ * the model slips only where it copies old text: the kept lines of its new side are
+ * the file's text exactly (an inconsistent copy the tool must still see through).
+ */
+export function requestFor(c: SlipCase, slip: Slip, once = false) {
   const copy = (i: number) => {
     const l = c.lines[i]!;
     return written(c, slip, l.level, l.body, l.trailing, true);
@@ -207,7 +211,7 @@ export function requestFor(c: SlipCase, slip: Slip) {
       continue;
     }
     oldLines.push(copy(s.i));
-    if (s.kind === 'keep') newLines.push(copy(s.i));
+    if (s.kind === 'keep') newLines.push(once ? fileLine(c, c.lines[s.i]!) : copy(s.i));
     hunk.push(`${s.kind === 'keep' ? ' ' : '-'}${copy(s.i)}`);
   }
   // The CRLF slip: the request's line endings differ from the file's.

@@ -46,3 +46,25 @@ describe.each(SLIPS)('slip: %s', (slip) => {
     );
   });
 });
+
+// The same slip made once — in the old text only, the kept lines of the new text copied right —
+// is seen through too (trailing whitespace and quotes: a changed indentation would be a change).
+describe.each(['trailing_whitespace', 'typographic_quotes'] as const)('slip made once: %s', (slip) => {
+  it('edit_file and patch_file write exactly the intended file', () => {
+    fc.assert(
+      fc.property(slipCase, (c) => {
+        if (slip === 'typographic_quotes') fc.pre(copiesQuotes(c));
+        const text = original(c);
+        const want = intended(c);
+        const request = requestFor(c, slip, true);
+        const edited = replaceInText(text, { ...request, replaceAll: false });
+        if (!edited.ok) throw new Error(`edit_file refused: ${edited.code}: ${edited.message}`);
+        expect(edited.newText).toBe(want);
+        const patched = fixUnifiedDiff(text, request.diff);
+        if (!patched.ok) throw new Error(`patch_file refused: ${patched.message}`);
+        expect(patched.newText).toBe(want);
+      }),
+      { numRuns: RUNS / 4 },
+    );
+  });
+});
