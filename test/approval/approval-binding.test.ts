@@ -6,7 +6,8 @@ import { ApprovalToolset } from '../../src/approval/approval-toolset.js';
 import { captureArguments } from '../../src/approval/call-arguments.js';
 import type { ApprovalPayload } from '../../src/approval/payloads.js';
 import type { ApprovalRequest } from '../../src/approval/types.js';
-import { read } from '../helpers/temp-project.js';
+import { Sandbox } from '../../src/sandbox/sandbox.js';
+import { read, tempDir } from '../helpers/temp-project.js';
 import { err, ok, project } from '../tools/fixture.js';
 
 const FILE = ['alpha one', 'bravo two', 'charlie three', 'delta four', 'echo five', ''].join('\n');
@@ -147,7 +148,34 @@ describe('the approval binding (blocking mode)', () => {
     expect(read(dir, 'a.txt')).toBe('small\n');
     expect(fs.existsSync(path.join(dir, 'new.txt'))).toBe(false);
     // Exactly at the limit is fine.
-    ok(await toolset.callTool('write_file', { path: '/a.txt', content: 'y'.repeat(64) }));
+    ok(await toolset.callTool('write_file', { path: '/a.txt', content: `${'y'.repeat(62)}z\n` }));
+    // An edit whose result is too large is refused too, the file left as it was.
+    const e = err(await gated.callTool('edit_file', { path: '/a.txt', old_string: 'z', new_string: 'zz' }));
+    expect(e.code).toBe('file_too_large');
+    expect(read(dir, 'a.txt')).toBe(`${'y'.repeat(62)}z\n`);
+  });
+
+  it('case 5: copy and move into a mount with a smaller maxFileBytes → file_too_large before asking', async () => {
+    const big = tempDir({ 'f.txt': 'x'.repeat(100) });
+    const small = tempDir();
+    const sandbox = new Sandbox({
+      mounts: [
+        { hostPath: big, mountPoint: '/big', mode: 'rw' },
+        { hostPath: small, mountPoint: '/small', mode: 'rw', maxFileBytes: 10 },
+      ],
+    });
+    const { FileSystemToolset } = await import('../../src/tools/filesystem-toolset.js');
+    const gated = new ApprovalToolset(new FileSystemToolset(sandbox), {
+      approve: () => {
+        throw new Error('must not be asked');
+      },
+    });
+    for (const tool of ['copy_file', 'move_file']) {
+      const e = err(await gated.callTool(tool, { source: '/big/f.txt', destination: '/small/f.txt' }));
+      expect(e.code).toBe('file_too_large');
+    }
+    expect(fs.readdirSync(small)).toEqual([]);
+    expect(read(big, 'f.txt')).toBe('x'.repeat(100));
   });
 });
 
