@@ -106,6 +106,40 @@ describe('native mode runs only what the user approved (case 2)', () => {
     expect(seen(model)).toContain('stale_approval');
   });
 
+  it('OpenAI Agents: approvals swapped in a serialized RunState never run the denied call', async () => {
+    const { dir, toolset } = project({ 'a.txt': 'a\n', 'b.txt': 'b\n' });
+    const model = new ScriptedModel([
+      [
+        functionCall('write_file', { path: '/a.txt', content: 'fine\n' }, { callId: 'c1' }),
+        functionCall('write_file', { path: '/b.txt', content: 'EVIL\n' }, { callId: 'c2' }),
+      ],
+      [assistantMessage('done')],
+    ]);
+    const agent = agentFor(toolset, model);
+    const first = await run(agent, 'go');
+    await answerInterruptions(first.state as never, {
+      toolset,
+      approve: (r) => (r.toolCallId === 'c1' ? { approved: true } : { approved: false, note: 'never' }),
+    });
+    let swapped = 0;
+    const swap = (v: unknown): void => {
+      if (!v || typeof v !== 'object') return;
+      const o = v as Record<string, unknown>;
+      if (Array.isArray(o.approved) && Array.isArray(o.rejected)) {
+        [o.approved, o.rejected] = [o.rejected, o.approved];
+        swapped++;
+      }
+      for (const x of Object.values(o)) swap(x);
+    };
+    const json = JSON.parse(first.state.toString());
+    swap(json);
+    expect(swapped).toBeGreaterThan(0);
+    const before = snapshot(dir);
+    await run(agent, await RunState.fromString(agent, JSON.stringify(json)));
+    expect(snapshot(dir)).toEqual(before);
+    expect(seen(model)).toContain('approval_denied');
+  });
+
   it('OpenAI Agents: a RunState approved outside the helpers (or in another process) is refused', async () => {
     const { dir, sandbox } = project({ 'a.txt': 'old\n' });
     const model = new ScriptedModel([
@@ -197,6 +231,53 @@ describe('native rebase of parallel approved edits (case 3)', () => {
       expect(after.includes(`LINE ${second}\n`)).toBe(rebased);
       expect(s.seenToolResults().includes('stale_approval')).toBe(!rebased);
     }
+  });
+
+  it('two edit_lines calls from one step, far apart, both apply (anchors of the one read, rebased)', async () => {
+    const lines = `${Array.from({ length: 14 }, (_, i) => `entry number ${i + 1}`).join('\n')}\n`;
+    const p = project({ 'f.txt': lines });
+    const read0 = await p.toolset.callTool('read_file', { path: '/f.txt', hashes: true });
+    const hashed = String((read0 as { data: { content: string } }).data.content).split('\n');
+    const anchor = (i: number) => hashed[i]!.slice(0, hashed[i]!.indexOf('|'));
+    const scripted = scriptedModel([
+      {
+        calls: [
+          {
+            id: 'l1',
+            name: 'edit_lines',
+            input: {
+              path: '/f.txt',
+              operations: [{ op: 'replace_line', hash: anchor(0), content: 'FIRST' }],
+            },
+          },
+          {
+            id: 'l2',
+            name: 'edit_lines',
+            input: {
+              path: '/f.txt',
+              operations: [{ op: 'replace_line', hash: anchor(13), content: 'LAST' }],
+            },
+          },
+        ],
+      },
+      { text: 'done' },
+    ]);
+    const tools = aiSdkTools(p.toolset, { approval: { mode: 'native' } });
+    const messages: ModelMessage[] = [{ role: 'user', content: 'go' }];
+    const r1 = await generateText({
+      model: scripted.model as never,
+      tools,
+      messages,
+      stopWhen: stepCountIs(3),
+    });
+    messages.push(
+      ...r1.response.messages,
+      await answerApprovals(r1, { toolset: p.toolset, approve: approveAll() }),
+    );
+    await generateText({ model: scripted.model as never, tools, messages, stopWhen: stepCountIs(3) });
+    expect(read(p.dir, 'f.txt')).toBe(
+      lines.replace('entry number 1\n', 'FIRST\n').replace('entry number 14\n', 'LAST\n'),
+    );
   });
 
   it('an outside change in between is never rebased over', async () => {
