@@ -52,6 +52,24 @@ describe('the approval binding (blocking mode)', () => {
     expect(read(dir, 'a.txt')).toBe('first read\n');
   });
 
+  it('case 5: a callback that mutates the request cannot make the memory remember another call', async () => {
+    const { dir, toolset } = project({ 'a.txt': 'a\n' });
+    const asked: string[] = [];
+    const gated = new ApprovalToolset(toolset, {
+      approve: (r) => {
+        asked.push(String((r.args as { content: string }).content));
+        (r.args as { content: string }).content = 'EVIL\n';
+        return { approved: true, remember: 'session' };
+      },
+    });
+    ok(await gated.callTool('write_file', { path: '/a.txt', content: 'good\n' }));
+    ok(await gated.callTool('write_file', { path: '/a.txt', content: 'EVIL\n' }));
+    expect(asked).toEqual(['good\n', 'EVIL\n']);
+    ok(await gated.callTool('write_file', { path: '/a.txt', content: 'good\n' }));
+    expect(asked).toHaveLength(2);
+    expect(read(dir, 'a.txt')).toBe('good\n');
+  });
+
   it('case 1: edit_lines refuses when another hashed read moved its anchors after approval', async () => {
     const { dir, toolset } = project({ 'f.txt': FILE });
     const a = await anchors(toolset, '/f.txt');
