@@ -63,7 +63,11 @@ describe('elicitation form', () => {
       'approve_tool',
       'deny',
     ]);
-    expect(props.decision!.oneOf![1]!.title).toContain('/src/a.ts');
+    expect(params.message).toContain('this file = /src/a.ts, this mount = /src, this tool = write_file');
+    // One schema object for all requests: the SDK's Ajv compiles and caches per object.
+    expect(approvalElicitation(writeRequest('y\n', '/src/b.ts')).requestedSchema).toBe(
+      params.requestedSchema,
+    );
     expect(props.note).toBeDefined();
     expect(params.requestedSchema.required).toEqual(['decision']);
     expect(params.message).toMatch(/^Approve this write_file call\?/);
