@@ -1,7 +1,7 @@
 import { formatFidelityTable, runEditFidelity } from './edit-fidelity/index.js';
 import { benchEditTools } from './edit-tools.js';
-import { formatTable } from './measure.js';
 import { benchMcpRoundTrip } from './mcp-bench.js';
+import { formatTable } from './measure.js';
 import {
   benchApprovalOverhead,
   benchHashedRead,
