@@ -26,6 +26,7 @@ import {
 } from './fallback-approval.js';
 import { McpToolset } from './mcp-toolset.js';
 import type { PayloadTextOptions } from './payload-text.js';
+import { toolAnnotations } from './tool-annotations.js';
 import { toCallToolResult } from './tool-result.js';
 
 export interface McpApprovalOptions {
@@ -130,6 +131,7 @@ export function createMcpServer(toolset: FileSystemToolset, options: McpServerOp
       name: t.name,
       description: t.description,
       inputSchema: inputJsonSchema(t.inputSchema),
+      annotations: toolAnnotations(t.name),
     }));
     return { tools: listed };
   });

@@ -8,6 +8,7 @@ import {
   type ElicitResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
+import { ApprovalAborted } from '../../src/approval/errors.js';
 import { createMcpServer, type McpServerOptions } from '../../src/mcp/index.js';
 import { Sandbox } from '../../src/sandbox/sandbox.js';
 import { FileSystemToolset } from '../../src/tools/filesystem-toolset.js';
@@ -70,6 +71,12 @@ describe('createMcpServer (in memory)', () => {
     expect(edit.inputSchema.type).toBe('object');
     expect(edit.inputSchema.required).toEqual(expect.arrayContaining(['path', 'old_string', 'new_string']));
     expect(edit.description).toMatch(/old_string/);
+    expect(edit.annotations).toMatchObject({
+      readOnlyHint: false,
+      destructiveHint: true,
+      openWorldHint: false,
+    });
+    expect(tools.find((t) => t.name === 'read_file')!.annotations).toMatchObject({ readOnlyHint: true });
   });
 
   it('reads with text and structuredContent', async () => {
@@ -186,6 +193,34 @@ describe('createMcpServer (in memory)', () => {
     expect(codeOf(await call(client, 'write_file', { path: '/docs/x.md', content: 'x' }))).toBe(
       'approval_blocked',
     );
+  });
+
+  it('a client whose elicitation fails, and a quit at the approver, are refusals, not protocol errors', async () => {
+    const dir = project();
+    const { client } = await connect(dir, {}, () => {
+      throw new Error('the UI crashed');
+    });
+    const failed = await call(client, 'write_file', { path: '/src/n.ts', content: 'x\n' });
+    expect(codeOf(failed)).toBe('approval_denied');
+    expect((failed.content[0] as { text: string }).text).toMatch(/could not be completed/);
+    const quit = await connect(dir, {
+      approval: () => {
+        throw new ApprovalAborted();
+      },
+    });
+    const aborted = await call(quit.client, 'write_file', { path: '/src/n.ts', content: 'x\n' });
+    expect(codeOf(aborted)).toBe('approval_denied');
+    expect((aborted.content[0] as { text: string }).text).toMatch(/quit/);
+    expect(fs.existsSync(path.join(dir, 'src/n.ts'))).toBe(false);
+    // The server keeps serving after both.
+    expect((await call(quit.client, 'read_file', { path: '/src/a.ts' })).isError).toBeFalsy();
+  });
+
+  it('approval as a callback decides when the client cannot be asked', async () => {
+    const dir = project();
+    const { client } = await connect(dir, { approval: () => ({ approved: true }) });
+    expect((await call(client, 'write_file', { path: '/src/n.ts', content: 'x\n' })).isError).toBeFalsy();
+    expect(fs.readFileSync(path.join(dir, 'src/n.ts'), 'utf8')).toBe('x\n');
   });
 
   it('read_many_files: several files with version and sha256, per-file errors', async () => {
