@@ -57,6 +57,8 @@ export interface McpServerOptions {
   tools?: readonly string[];
   name?: string;
   version?: string;
+  /** Where unexpected errors are logged in full (default: stderr; stdout is the protocol). */
+  log?: (line: string) => void;
 }
 
 const DEFAULT_ELICITATION_TIMEOUT_MS = 30 * 60_000;
@@ -92,6 +94,7 @@ export function createMcpServer(toolset: FileSystemToolset, options: McpServerOp
         : denyFallback());
   const policy = approval.policy ? compilePolicy(approval.policy) : undefined;
   const signals = new Map<string, AbortSignal>();
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
 
   const elicit = async (request: Parameters<ApprovalCallback>[0]): Promise<ApprovalDecision> => {
     const signal = request.toolCallId ? signals.get(request.toolCallId) : undefined;
@@ -141,7 +144,8 @@ export function createMcpServer(toolset: FileSystemToolset, options: McpServerOp
     const toolCallId = `mcp-${String(extra.requestId)}`;
     signals.set(toolCallId, extra.signal);
     try {
-      return toCallToolResult(name, await runGuarded(() => gated.callTool(name, args ?? {}, { toolCallId })));
+      const outcome = await runGuarded(() => gated.callTool(name, args ?? {}, { toolCallId }), log);
+      return toCallToolResult(name, outcome);
     } finally {
       signals.delete(toolCallId);
     }
@@ -151,7 +155,10 @@ export function createMcpServer(toolset: FileSystemToolset, options: McpServerOp
 }
 
 /** The approval layer throws for a refusal on the server's behalf or a quit at the terminal: both become results. */
-async function runGuarded(call: () => Promise<ToolOutcome>): Promise<ToolOutcome> {
+async function runGuarded(
+  call: () => Promise<ToolOutcome>,
+  log: (line: string) => void,
+): Promise<ToolOutcome> {
   try {
     return await call();
   } catch (error) {
@@ -167,10 +174,17 @@ async function runGuarded(call: () => Promise<ToolOutcome>): Promise<ToolOutcome
         },
       };
     }
-    const why = error instanceof Error ? error.message : String(error);
+    // In full for the operator only: an unexpected error's message may name host paths.
+    log(
+      `sandbox-approval: unexpected error in a tool call: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+    );
     return {
       ok: false,
-      error: { code: 'io_error', message: `The call failed unexpectedly (${why}); nothing was changed.` },
+      error: {
+        code: 'io_error',
+        message:
+          'The call failed unexpectedly (see the server log); nothing was changed. Try again or tell the user.',
+      },
     };
   }
 }

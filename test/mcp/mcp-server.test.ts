@@ -14,7 +14,7 @@ import { Sandbox } from '../../src/sandbox/sandbox.js';
 import { FileSystemToolset } from '../../src/tools/filesystem-toolset.js';
 import { tempDir } from '../helpers/temp-project.js';
 
-type Answer = (message: string) => ElicitResult;
+type Answer = (message: string) => ElicitResult | Promise<ElicitResult>;
 
 async function connect(
   dir: string,
@@ -214,6 +214,40 @@ describe('createMcpServer (in memory)', () => {
     expect(fs.existsSync(path.join(dir, 'src/n.ts'))).toBe(false);
     // The server keeps serving after both.
     expect((await call(quit.client, 'read_file', { path: '/src/a.ts' })).isError).toBeFalsy();
+  });
+
+  it('an unexpected error is an io_error result naming no host path; the details go to the log', async () => {
+    const dir = project();
+    const logged: string[] = [];
+    const { client } = await connect(dir, {
+      log: (line) => logged.push(line),
+      approval: () => {
+        throw new Error(`disk trouble at ${dir}`);
+      },
+    });
+    const r = await call(client, 'write_file', { path: '/src/n.ts', content: 'x\n' });
+    expect(codeOf(r)).toBe('io_error');
+    expect(JSON.stringify(r)).not.toContain(dir);
+    expect(logged.join('\n')).toContain(`disk trouble at ${dir}`);
+  });
+
+  it('parallel calls: one approval request at a time, each applied', async () => {
+    const dir = project();
+    let open = 0;
+    let most = 0;
+    const { client, asked } = await connect(dir, {}, async () => {
+      most = Math.max(most, ++open);
+      await new Promise((r) => setTimeout(r, 20));
+      open--;
+      return { action: 'accept' as const, content: { decision: 'approve' } };
+    });
+    const results = await Promise.all(
+      ['x', 'y', 'z'].map((n) => call(client, 'write_file', { path: `/src/${n}.ts`, content: `${n}\n` })),
+    );
+    expect(results.every((r) => !r.isError)).toBe(true);
+    expect(asked).toHaveLength(3);
+    expect(most).toBe(1);
+    expect(fs.readFileSync(path.join(dir, 'src/z.ts'), 'utf8')).toBe('z\n');
   });
 
   it('approval as a callback decides when the client cannot be asked', async () => {
