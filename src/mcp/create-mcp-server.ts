@@ -57,11 +57,37 @@ export interface McpServerOptions {
   tools?: readonly string[];
   name?: string;
   version?: string;
+  /**
+   * While a call runs (mostly: while the person decides), a `notifications/progress` is sent this often when
+   * the client asked for progress, so clients that reset their timeout on progress keep waiting (default 10 s).
+   */
+  progressIntervalMs?: number;
   /** Where unexpected errors are logged in full (default: stderr; stdout is the protocol). */
   log?: (line: string) => void;
 }
 
 const DEFAULT_ELICITATION_TIMEOUT_MS = 30 * 60_000;
+const DEFAULT_PROGRESS_INTERVAL_MS = 10_000;
+
+type CallExtra = Parameters<Parameters<Server['setRequestHandler']>[1]>[1];
+
+/** Progress notifications while a call is pending, when the client sent a progressToken; returns the stop function. */
+function keepAlive(extra: CallExtra, intervalMs: number): () => void {
+  const progressToken = extra._meta?.progressToken;
+  if (progressToken === undefined) return () => {};
+  let progress = 0;
+  const timer = setInterval(() => {
+    progress++;
+    extra
+      .sendNotification({
+        method: 'notifications/progress',
+        params: { progressToken, progress, message: 'Waiting for the call to finish (approval pending?)' },
+      })
+      .catch(() => undefined);
+  }, intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}
 
 /**
  * An MCP server (official SDK, low-level `Server`) over a FileSystemToolset: the
@@ -143,10 +169,12 @@ export function createMcpServer(toolset: FileSystemToolset, options: McpServerOp
     const { name, arguments: args } = req.params;
     const toolCallId = `mcp-${String(extra.requestId)}`;
     signals.set(toolCallId, extra.signal);
+    const stopProgress = keepAlive(extra, options.progressIntervalMs ?? DEFAULT_PROGRESS_INTERVAL_MS);
     try {
       const outcome = await runGuarded(() => gated.callTool(name, args ?? {}, { toolCallId }), log);
       return toCallToolResult(name, outcome);
     } finally {
+      stopProgress();
       signals.delete(toolCallId);
     }
   });

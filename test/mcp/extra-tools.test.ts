@@ -47,6 +47,26 @@ describe('read_many_files', () => {
     expect((again as { data: { version: number } }).data.version).toBeGreaterThan(file.version as number);
   });
 
+  it('asks only for files on readApproval mounts; a remembered approval can cover only what was shown', async () => {
+    const dir = tempDir({ 'pub/a.md': 'a\n', 'priv/k.md': 'k\n', 'priv/l.md': 'l\n' });
+    const sandbox = new Sandbox({
+      mounts: [
+        { hostPath: path.join(dir, 'pub'), mountPoint: '/pub' },
+        { hostPath: path.join(dir, 'priv'), mountPoint: '/priv', readApproval: true },
+      ],
+    });
+    const t = new McpToolset(new FileSystemToolset(sandbox));
+    expect(await t.needsApproval('read_many_files', { paths: ['/pub/a.md'] })).toEqual({
+      status: 'pre_approved',
+    });
+    expect(await t.needsApproval('read_many_files', { paths: ['/pub/a.md', '/priv/k.md'] })).toMatchObject({
+      payload: { type: 'generic', path: '/priv/k.md', mount: '/priv', args: { paths: ['/priv/k.md'] } },
+    });
+    expect(await t.needsApproval('read_many_files', { paths: ['/priv/k.md', '/priv/l.md'] })).toMatchObject({
+      payload: { path: '', mount: '/priv', description: 'Read 2 files: /priv/k.md, /priv/l.md' },
+    });
+  });
+
   it('refuses an empty or too long list', async () => {
     const t = tools(tempDir({ 'src/a.ts': '', 'docs/x.md': '' }));
     expect(err(await t.callTool('read_many_files', { paths: [] }))).toBe('invalid_argument');

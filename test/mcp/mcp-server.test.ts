@@ -250,6 +250,23 @@ describe('createMcpServer (in memory)', () => {
     expect(fs.readFileSync(path.join(dir, 'src/z.ts'), 'utf8')).toBe('z\n');
   });
 
+  it('progress notifications while the person decides keep a client with resetTimeoutOnProgress waiting', async () => {
+    const dir = project();
+    const { client } = await connect(dir, { progressIntervalMs: 30 }, async () => {
+      await new Promise((r) => setTimeout(r, 400));
+      return { action: 'accept' as const, content: { decision: 'approve' } };
+    });
+    let progress = 0;
+    const r = (await client.callTool(
+      { name: 'write_file', arguments: { path: '/src/slow.ts', content: 's\n' } },
+      undefined,
+      { timeout: 150, resetTimeoutOnProgress: true, onprogress: () => progress++ },
+    )) as CallToolResult;
+    expect(r.isError).toBeFalsy();
+    expect(progress).toBeGreaterThan(0);
+    expect(fs.readFileSync(path.join(dir, 'src/slow.ts'), 'utf8')).toBe('s\n');
+  });
+
   it('approval as a callback decides when the client cannot be asked', async () => {
     const dir = project();
     const { client } = await connect(dir, { approval: () => ({ approved: true }) });
