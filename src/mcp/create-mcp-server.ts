@@ -26,6 +26,7 @@ import {
 } from './fallback-approval.js';
 import { McpToolset } from './mcp-toolset.js';
 import type { PayloadTextOptions } from './payload-text.js';
+import { keepAlive } from './progress-keepalive.js';
 import { toolAnnotations } from './tool-annotations.js';
 import { toCallToolResult } from './tool-result.js';
 
@@ -68,26 +69,6 @@ export interface McpServerOptions {
 
 const DEFAULT_ELICITATION_TIMEOUT_MS = 30 * 60_000;
 const DEFAULT_PROGRESS_INTERVAL_MS = 10_000;
-
-type CallExtra = Parameters<Parameters<Server['setRequestHandler']>[1]>[1];
-
-/** Progress notifications while a call is pending, when the client sent a progressToken; returns the stop function. */
-function keepAlive(extra: CallExtra, intervalMs: number): () => void {
-  const progressToken = extra._meta?.progressToken;
-  if (progressToken === undefined) return () => {};
-  let progress = 0;
-  const timer = setInterval(() => {
-    progress++;
-    extra
-      .sendNotification({
-        method: 'notifications/progress',
-        params: { progressToken, progress, message: 'Waiting for the call to finish (approval pending?)' },
-      })
-      .catch(() => undefined);
-  }, intervalMs);
-  timer.unref();
-  return () => clearInterval(timer);
-}
 
 /**
  * An MCP server (official SDK, low-level `Server`) over a FileSystemToolset: the
