@@ -248,3 +248,5 @@ export async function answerApprovals(
   }
   return { role: 'tool', content } as ModelMessage;
 }
+
+export * from './ai-sdk-ui.js';
