@@ -6,22 +6,12 @@ import {
   type UITools,
 } from 'ai';
 import type { DeferredApprovals } from '../src/approval/deferred/deferred-approvals.js';
-import type { ApprovalPayload } from '../src/approval/payloads.js';
+import type { SandboxApprovalData } from '../src/approval/deferred/types.js';
 
 /** Name of the data part that carries an approval's typed payload (`data-sandbox-approval` in a message). */
 export const SANDBOX_APPROVAL_DATA = 'sandbox-approval';
 
-/** What the browser needs to show one pending approval as the terminal UI does. */
-export interface SandboxApprovalData {
-  /** The tool call this payload belongs to (the tool part's `toolCallId`). */
-  toolCallId: string;
-  toolName: string;
-  /** The SDK's approval id (the tool part's `approval.id`), to answer with addToolApprovalResponse. */
-  approvalId: string;
-  payload: ApprovalPayload;
-  /** The approval is refused as stale_approval after this instant. */
-  expiresAt: string;
-}
+export type { SandboxApprovalData };
 
 /** Data part types to merge into your UIMessage type: `UIMessage<Meta, SandboxDataParts & YourParts>`. */
 export type SandboxDataParts = { [SANDBOX_APPROVAL_DATA]: SandboxApprovalData };

@@ -6,4 +6,4 @@ export {
 } from './deferred-approvals.js';
 export { JsonFileDeferredStore } from './json-file-store.js';
 export { MemoryDeferredStore } from './memory-store.js';
-export type { DeferredApprovalRecord, DeferredApprovalStore } from './types.js';
+export type { DeferredApprovalRecord, DeferredApprovalStore, SandboxApprovalData } from './types.js';

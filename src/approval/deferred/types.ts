@@ -38,3 +38,15 @@ export interface DeferredApprovalStore {
   /** Removes records whose expiresAt is before `now`. */
   prune(now?: Date): Promise<void>;
 }
+
+/** What a UI needs to show one pending approval (the `data-sandbox-approval` part of an AI SDK message). */
+export interface SandboxApprovalData {
+  /** The tool call this payload belongs to (the tool part's `toolCallId`). */
+  toolCallId: string;
+  toolName: string;
+  /** The framework's approval id (the AI SDK tool part's `approval.id`). */
+  approvalId: string;
+  payload: ApprovalPayload;
+  /** The approval is refused as stale_approval after this instant. */
+  expiresAt: string;
+}
