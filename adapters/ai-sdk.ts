@@ -3,8 +3,9 @@ import type { ApprovalMemory } from '../src/approval/approval-memory.js';
 import { ApprovalToolset, type ApprovalToolsetOptions } from '../src/approval/approval-toolset.js';
 import type { AuditSink } from '../src/approval/audit-events.js';
 import type { ApprovalConfig } from '../src/approval/config.js';
+import type { DeferredApprovals } from '../src/approval/deferred/deferred-approvals.js';
 import { ApprovalAborted } from '../src/approval/errors.js';
-import type { ApprovalCallback } from '../src/approval/types.js';
+import type { ApprovalCallback, ApprovalResult } from '../src/approval/types.js';
 import type { FileSystemToolset } from '../src/tools/filesystem-toolset.js';
 import type { ToolInputs } from '../src/tools/tool-inputs.js';
 import type { ToolName, ToolOutcome } from '../src/tools/types.js';
@@ -12,6 +13,7 @@ import {
   checkOnce,
   decidePending,
   executeApproved,
+  ledgerOf,
   outcomeText,
   setNativeAuditSink,
 } from './approval-ledger.js';
@@ -20,7 +22,17 @@ export type AiSdkApproval =
   /** Ask inside `execute` through the approval layer (the Python model: the run never stops). */
   | ({ mode: 'blocking' } & ApprovalToolsetOptions)
   /** Map each call's approval to the SDK's own `needsApproval`; answer with `answerApprovals`. */
-  | { mode: 'native'; config?: ApprovalConfig; onEvent?: AuditSink };
+  | {
+      mode: 'native';
+      config?: ApprovalConfig;
+      onEvent?: AuditSink;
+      /**
+       * Approvals answered in a later request (the web flow: the browser answers,
+       * a new HTTP request — maybe another process — executes): what each request
+       * showed is recorded here and execution is bound to it.
+       */
+      deferred?: DeferredApprovals;
+    };
 
 function modelOutput(
   name: string,
@@ -50,12 +62,21 @@ export function aiSdkTools(
   const { approval, abortController } = options;
   const gated = approval.mode === 'blocking' ? new ApprovalToolset(toolset, approval) : undefined;
   const config = approval.mode === 'native' ? (approval.config ?? {}) : {};
+  const deferred = approval.mode === 'native' ? approval.deferred : undefined;
   if (approval.mode === 'native') setNativeAuditSink(toolset, approval.onEvent);
   const tools: Record<string, Tool> = {};
   for (const t of toolset.listTools()) {
     const name = t.name;
     // Cached per call id: ai@6 re-runs needsApproval on resume and must get the same answer.
-    const check = (input: unknown, toolCallId: string) => checkOnce(toolset, name, input, toolCallId, config);
+    const check = async (input: unknown, toolCallId: string) =>
+      recordAsked(
+        deferred,
+        toolset,
+        name,
+        input,
+        toolCallId,
+        await checkOnce(toolset, name, input, toolCallId, config),
+      );
     tools[name] = tool({
       description: t.description,
       inputSchema: t.inputSchema,
@@ -74,7 +95,8 @@ export function aiSdkTools(
             throw error;
           }
         }
-        return executeApproved(toolset, name, input, o.toolCallId, config);
+        const refused = await claimDeferred(deferred, toolset, o.toolCallId);
+        return refused ?? executeApproved(toolset, name, input, o.toolCallId, config);
       },
       toModelOutput: ({ output }: { output: unknown }) => modelOutput(name, output as ToolOutcome),
     } as never);
@@ -91,14 +113,63 @@ export type SandboxToolSet = { [K in ToolName]: Tool<ToolInputs[K], ToolOutcome>
  * pre-approved ones skip the prompt, the rest ask the user. Answer the requests
  * with `answerApprovals`.
  */
-export function sandboxToolApproval(toolset: FileSystemToolset, config: ApprovalConfig = {}) {
+export function sandboxToolApproval(
+  toolset: FileSystemToolset,
+  config: ApprovalConfig = {},
+  deferred?: DeferredApprovals,
+) {
   return async ({ toolCall }: { toolCall: { toolName: string; toolCallId: string; input: unknown } }) => {
-    const result = await checkOnce(toolset, toolCall.toolName, toolCall.input, toolCall.toolCallId, config);
+    const { toolName, input, toolCallId } = toolCall;
+    const result = await recordAsked(
+      deferred,
+      toolset,
+      toolName,
+      input,
+      toolCallId,
+      await checkOnce(toolset, toolName, input, toolCallId, config),
+    );
     if (result.status === 'blocked')
       return { type: 'denied' as const, reason: result.error?.message ?? result.reason };
     if (result.status === 'pre_approved') return 'not-applicable' as const;
     return { type: 'user-approval' as const, reason: result.payload.description };
   };
+}
+
+/** Deferred mode: records what a request that needs approval shows (the first showing holds). */
+async function recordAsked(
+  deferred: DeferredApprovals | undefined,
+  toolset: FileSystemToolset,
+  toolName: string,
+  input: unknown,
+  toolCallId: string,
+  result: ApprovalResult,
+): Promise<ApprovalResult> {
+  if (deferred && result.status === 'needs_approval')
+    await deferred.ask({
+      toolName,
+      toolCallId,
+      sandboxId: toolset.sandbox.identity,
+      input,
+      payload: result.payload,
+    });
+  return result;
+}
+
+/**
+ * Deferred mode: the recorded request becomes the call's binding (unless this
+ * process recorded a decision itself); an altered or expired record refuses it.
+ */
+async function claimDeferred(
+  deferred: DeferredApprovals | undefined,
+  toolset: FileSystemToolset,
+  toolCallId: string,
+): Promise<ToolOutcome | undefined> {
+  if (!deferred) return undefined;
+  const claimed = await deferred.claim(toolCallId);
+  if (claimed.status === 'refused') return { ok: false, error: claimed.error };
+  const { bindings } = ledgerOf(toolset);
+  if (claimed.status === 'bound' && !bindings.has(toolCallId)) bindings.set(toolCallId, claimed.binding);
+  return undefined;
 }
 
 interface PendingApproval {
@@ -177,3 +248,5 @@ export async function answerApprovals(
   }
   return { role: 'tool', content } as ModelMessage;
 }
+
+export * from './ai-sdk-ui.js';

@@ -1,3 +1,4 @@
+export * from './approval/deferred/index.js';
 export * from './approval/index.js';
 export * from './fs/index.js';
 export * from './sandbox/index.js';

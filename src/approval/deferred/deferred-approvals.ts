@@ -1,0 +1,141 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { ToolErrorInfo } from '../../tools/types.js';
+import { type ApprovalBinding, createBinding } from '../approval-binding.js';
+import { captureArguments } from '../call-arguments.js';
+import { canonicalJson } from '../canonical-json.js';
+import type { ApprovalPayload } from '../payloads.js';
+import { MemoryDeferredStore } from './memory-store.js';
+import type { DeferredApprovalRecord, DeferredApprovalStore } from './types.js';
+
+export interface DeferredApprovalsOptions {
+  /** Where records wait between requests; in-memory (one process) by default. */
+  store?: DeferredApprovalStore;
+  /** HMAC key for records kept where others can write (a shared directory, a database). */
+  secret?: string | Uint8Array;
+  /** How long an asked approval stays valid; 24 hours by default. */
+  ttlMs?: number;
+  /** Clock, for tests. */
+  now?: () => Date;
+}
+
+/** A request as it is raised: the call and the payload computed for it. */
+export interface AskedApproval {
+  toolName: string;
+  toolCallId: string;
+  sandboxId?: string;
+  input: unknown;
+  payload: ApprovalPayload;
+}
+
+export type ClaimedApproval =
+  | { status: 'missing' }
+  | { status: 'bound'; binding: ApprovalBinding; record: DeferredApprovalRecord }
+  | { status: 'refused'; error: ToolErrorInfo };
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Approvals asked now and executed later, by this process or another: when a
+ * request needs approval, what the person is shown is recorded (`ask`); when the
+ * approved call executes — in a later HTTP request with a fresh toolset — the
+ * record is claimed once (`claim`) and execution runs only as bound: same
+ * arguments, same file states, else `stale_approval` with nothing changed.
+ */
+export class DeferredApprovals {
+  readonly store: DeferredApprovalStore;
+  private readonly secret: string | Uint8Array | undefined;
+  private readonly ttlMs: number;
+  private readonly now: () => Date;
+
+  constructor(options: DeferredApprovalsOptions = {}) {
+    this.store = options.store ?? new MemoryDeferredStore();
+    this.secret = options.secret;
+    this.ttlMs = options.ttlMs ?? DAY_MS;
+    this.now = options.now ?? (() => new Date());
+  }
+
+  /**
+   * Records the request unless its call id is already recorded (frameworks ask
+   * again on resume, against a file that may have changed: the first showing
+   * is the one that counts). Returns the record that holds.
+   */
+  async ask(asked: AskedApproval): Promise<DeferredApprovalRecord> {
+    const known = await this.shown(asked.toolCallId);
+    if (known) return known;
+    const at = this.now();
+    const binding = createBinding({
+      toolName: asked.toolName,
+      toolCallId: asked.toolCallId,
+      ...(asked.sandboxId !== undefined ? { sandboxId: asked.sandboxId } : {}),
+      requested: captureArguments(asked.input),
+      payload: asked.payload,
+      approved: true,
+    });
+    const body: DeferredApprovalRecord = {
+      v: 1,
+      toolCallId: asked.toolCallId,
+      toolName: asked.toolName,
+      binding: { ...binding },
+      payload: structuredClone(asked.payload),
+      createdAt: at.toISOString(),
+      expiresAt: new Date(at.getTime() + this.ttlMs).toISOString(),
+    };
+    await this.store.prune(at);
+    return this.store.putIfAbsent(this.seal(body));
+  }
+
+  /** The record of a pending request (what the person is to be shown), if intact and not expired. */
+  async shown(toolCallId: string): Promise<DeferredApprovalRecord | undefined> {
+    const record = await this.store.get(toolCallId);
+    return record && this.problemWith(record) === undefined ? record : undefined;
+  }
+
+  /** Takes the record of a call about to execute (only one execution gets it). */
+  async claim(toolCallId: string): Promise<ClaimedApproval> {
+    const record = await this.store.take(toolCallId);
+    if (!record) return { status: 'missing' };
+    const problem = this.problemWith(record);
+    if (problem)
+      return {
+        status: 'refused',
+        error: {
+          code: 'stale_approval',
+          message: `${record.toolName} was not run: ${problem}. Nothing was changed. Make the call again to have it approved as it is.`,
+        },
+      };
+    return { status: 'bound', binding: record.binding, record };
+  }
+
+  /** Drops a request that was denied or abandoned. */
+  async forget(toolCallId: string): Promise<void> {
+    await this.store.delete(toolCallId);
+  }
+
+  private problemWith(record: DeferredApprovalRecord): string | undefined {
+    if (this.secret !== undefined) {
+      const { mac, ...body } = record;
+      const expected = this.macOf(body);
+      if (typeof mac !== 'string' || !sameText(mac, expected))
+        return 'the stored approval record is not signed with this server’s key or was altered';
+    }
+    if (!(Date.parse(record.expiresAt) >= this.now().getTime()))
+      return `the approval expired at ${record.expiresAt}`;
+    return undefined;
+  }
+
+  private seal(body: DeferredApprovalRecord): DeferredApprovalRecord {
+    return this.secret === undefined ? body : { ...body, mac: this.macOf(body) };
+  }
+
+  private macOf(body: Omit<DeferredApprovalRecord, 'mac'>): string {
+    return createHmac('sha256', this.secret ?? '')
+      .update(canonicalJson(body))
+      .digest('hex');
+  }
+}
+
+function sameText(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}

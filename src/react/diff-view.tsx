@@ -1,0 +1,103 @@
+import { type ReactElement, useState } from 'react';
+import { type DiffRow, type DiffSegment, diffRows, diffSegments } from './diff-rows.js';
+import { visibleText } from './visible-text.js';
+
+/**
+ * A unified diff as the terminal UI draws it: old/new line-number gutter,
+ * removed/added lines with the changed words marked, hunk headers, and
+ * unchanged runs collapsed behind a button (expandable when their text is known).
+ */
+export function DiffView(props: { unifiedDiff: string; newText?: string; label?: string }): ReactElement {
+  const rows = diffRows(props.unifiedDiff);
+  const segments = diffSegments(rows, props.newText === undefined ? {} : { newText: props.newText });
+  const width = Math.max(3, String(maxLine(rows)).length);
+  return (
+    <figure className="sa-diff" aria-label={props.label ?? 'Changes'}>
+      {segments.flatMap((s, i) =>
+        s.kind === 'rows'
+          ? s.rows.map((row, j) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: rows of one diff never reorder
+              <Row key={`${i}-${j}`} row={row} width={width} />
+            ))
+          : [<Gap key={s.key} gap={s} width={width} />],
+      )}
+    </figure>
+  );
+}
+
+function maxLine(rows: DiffRow[]): number {
+  let max = 0;
+  for (const r of rows) max = Math.max(max, r.oldNo ?? 0, r.newNo ?? 0);
+  return max;
+}
+
+function Row({ row, width }: { row: DiffRow; width: number }): ReactElement {
+  if (row.kind === 'hunk' || row.kind === 'note')
+    return (
+      <div className={`sa-row sa-${row.kind}`}>
+        <span className="sa-text">{visibleText(row.text)}</span>
+      </div>
+    );
+  const sign = row.kind === 'add' ? '+' : row.kind === 'del' ? '-' : ' ';
+  return (
+    <div className={`sa-row sa-${row.kind}`} data-kind={row.kind}>
+      <Gutter no={row.oldNo} width={width} />
+      <Gutter no={row.newNo} width={width} />
+      <span className="sa-sign" aria-hidden="true">
+        {sign}
+      </span>
+      <span className="sa-text">
+        {row.words
+          ? row.words.map((w, k) =>
+              w.changed ? (
+                // biome-ignore lint/suspicious/noArrayIndexKey: pieces of one line never reorder
+                <mark key={k} className={row.kind === 'add' ? 'sa-word-add' : 'sa-word-del'}>
+                  {visibleText(w.text)}
+                </mark>
+              ) : (
+                // biome-ignore lint/suspicious/noArrayIndexKey: pieces of one line never reorder
+                <span key={k}>{visibleText(w.text)}</span>
+              ),
+            )
+          : visibleText(row.text)}
+      </span>
+    </div>
+  );
+}
+
+function Gutter({ no, width }: { no: number | undefined; width: number }): ReactElement {
+  return (
+    <span className="sa-no" {...(no === undefined ? { 'aria-hidden': true } : {})}>
+      {no === undefined ? ' '.repeat(width) : String(no).padStart(width)}
+    </span>
+  );
+}
+
+/** Unchanged lines, collapsed; a button shows them when their text is known. */
+function Gap({ gap, width }: { gap: Extract<DiffSegment, { kind: 'gap' }>; width: number }): ReactElement {
+  const [open, setOpen] = useState(false);
+  const noun = `${gap.count} unchanged line${gap.count === 1 ? '' : 's'}`;
+  if (open && gap.lines)
+    return (
+      <>
+        {gap.lines.map((text, k) => (
+          <Row
+            // biome-ignore lint/suspicious/noArrayIndexKey: a gap's lines never reorder
+            key={k}
+            row={{ kind: 'context', text, newNo: gap.fromNew + k }}
+            width={width}
+          />
+        ))}
+        <button type="button" className="sa-gap" onClick={() => setOpen(false)}>
+          Collapse {noun}
+        </button>
+      </>
+    );
+  return gap.lines ? (
+    <button type="button" className="sa-gap" onClick={() => setOpen(true)} aria-expanded={false}>
+      ⋯ Show {noun} ⋯
+    </button>
+  ) : (
+    <div className="sa-gap sa-gap-static">⋯ {noun} ⋯</div>
+  );
+}

@@ -1,0 +1,55 @@
+import type { ReactElement } from 'react';
+import type { SandboxApprovalData } from '../approval/deferred/types.js';
+import { type AddToolApprovalResponse, ToolApprovalPart, type ToolPartLike } from './tool-approval-part.js';
+
+/** Name of the AI SDK data part (`data-sandbox-approval`) that carries payloads. */
+const DATA_PART = 'data-sandbox-approval';
+
+/** The payloads in a message's parts, by tool-call id. */
+export function approvalDataOf(parts: ReadonlyArray<{ type: string }>): Map<string, SandboxApprovalData> {
+  const out = new Map<string, SandboxApprovalData>();
+  for (const p of parts)
+    if (p.type === DATA_PART) {
+      const data = (p as unknown as { data: SandboxApprovalData }).data;
+      out.set(data.toolCallId, data);
+    }
+  return out;
+}
+
+const isToolPart = (p: { type: string }): p is ToolPartLike =>
+  (p.type.startsWith('tool-') || p.type === 'dynamic-tool') && 'toolCallId' in p;
+
+/**
+ * Every tool call of one useChat message, each paired with its typed payload:
+ * pending approvals as cards answered through `addToolApprovalResponse`, the
+ * others as their outcome. Render it for assistant messages; use
+ * `sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses`
+ * so an answer resumes the run.
+ */
+export function MessageApprovals(props: {
+  message: { parts: ReadonlyArray<{ type: string }> };
+  addToolApprovalResponse: AddToolApprovalResponse;
+  /** Focus the first pending approval when it appears. */
+  autoFocus?: boolean;
+}): ReactElement {
+  const data = approvalDataOf(props.message.parts);
+  let first = props.autoFocus ?? true;
+  return (
+    <>
+      {props.message.parts.filter(isToolPart).map((part) => {
+        const focus = first && part.state === 'approval-requested';
+        if (focus) first = false;
+        const d = data.get(part.toolCallId);
+        return (
+          <ToolApprovalPart
+            key={part.toolCallId}
+            part={part}
+            {...(d ? { data: d } : {})}
+            addToolApprovalResponse={props.addToolApprovalResponse}
+            autoFocus={focus}
+          />
+        );
+      })}
+    </>
+  );
+}

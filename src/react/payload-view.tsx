@@ -1,0 +1,187 @@
+import type { ReactElement, ReactNode } from 'react';
+import type { ApprovalPayload } from '../approval/payloads.js';
+import { diffRows, splitLines } from './diff-rows.js';
+import { DiffView } from './diff-view.js';
+import { FilePreview } from './file-preview.js';
+import { visibleText } from './visible-text.js';
+
+const linesOf = (n: number) => `${n.toLocaleString('en')} line${n === 1 ? '' : 's'}`;
+const size = (bytes: number) =>
+  bytes < 1024
+    ? `${bytes} B`
+    : bytes < 1024 * 1024
+      ? `${(bytes / 1024).toFixed(1)} KB`
+      : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+interface Shown {
+  title: string;
+  /** +N −M counted from the diff drawn (never from the payload's own counts). */
+  stats?: { added: number; removed: number };
+  warnings: string[];
+  body: ReactNode;
+}
+
+function statsOf(unifiedDiff: string) {
+  let added = 0;
+  let removed = 0;
+  for (const r of diffRows(unifiedDiff)) {
+    if (r.kind === 'add') added++;
+    else if (r.kind === 'del') removed++;
+  }
+  return { added, removed };
+}
+
+/** What the terminal UI shows for each payload type: title, warnings, body. */
+export function showPayload(payload: ApprovalPayload): Shown {
+  const path = visibleText(payload.path);
+  const coarse = 'diffCoarse' in payload && payload.diffCoarse;
+  const coarseWarning = 'The diff was too expensive to compute exactly; it is shown as one block.';
+  switch (payload.type) {
+    case 'edit':
+    case 'patch':
+    case 'lines': {
+      const warnings: string[] = [];
+      let title: string;
+      if (payload.type === 'edit') {
+        title = `Edit: ${path} (${payload.replaceAll ? `${payload.matchCount} places` : `line ${payload.matchLine}`})`;
+        if (payload.matchLevel !== 'exact')
+          warnings.push(`Matched ignoring ${payload.matchLevel.replace('_', ' ')}: check the result below.`);
+      } else if (payload.type === 'patch') {
+        title = `${payload.fileExists ? 'Patch' : 'Create'}: ${path} (${payload.hunks} hunk${payload.hunks === 1 ? '' : 's'})`;
+        if (payload.relocated)
+          warnings.push('Hunks relocated: the @@ line numbers were off; placed by their context.');
+      } else
+        title = `Edit lines: ${path} (${payload.operations} operation${payload.operations === 1 ? '' : 's'})`;
+      if (coarse) warnings.push(coarseWarning);
+      return {
+        title,
+        stats: statsOf(payload.unifiedDiff),
+        warnings,
+        body: <DiffView unifiedDiff={payload.unifiedDiff} label={`Changes to ${path}`} />,
+      };
+    }
+    case 'write': {
+      const lines = `${linesOf(payload.contentLines)}, ${size(payload.contentBytes)}`;
+      if (!payload.fileExists)
+        return {
+          title: `Write: ${path} (${lines}, new file)`,
+          warnings: [],
+          body: <FilePreview content={payload.content} label={`New file ${path}`} />,
+        };
+      const was = payload.existingLines === null ? '' : `was ${linesOf(payload.existingLines)}, `;
+      const warnings = [
+        `⚠ This will overwrite an existing file (${was}now ${linesOf(payload.contentLines)}).`,
+      ];
+      if (coarse) warnings.push(coarseWarning);
+      return {
+        title: `Write: ${path} (${lines}, overwrite)`,
+        ...(payload.unifiedDiff ? { stats: statsOf(payload.unifiedDiff) } : {}),
+        warnings,
+        body: payload.unifiedDiff ? (
+          <DiffView
+            unifiedDiff={payload.unifiedDiff}
+            newText={payload.content}
+            label={`Changes to ${path}`}
+          />
+        ) : (
+          <FilePreview content={payload.content} label={`New content of ${path}`} />
+        ),
+      };
+    }
+    case 'delete':
+      return {
+        title: `Delete: ${path} (${linesOf(payload.fileLines)}, ${payload.fileBytes} bytes)`,
+        warnings: [`⚠ ${path} will be deleted.`],
+        body: (
+          <>
+            <FilePreview content={payload.preview} label={`Content of ${path}`} />
+            {payload.previewTruncated ? (
+              <p className="sa-note">
+                … ({linesOf(payload.fileLines)} in all; preview shows the first{' '}
+                {splitLines(payload.preview).length})
+              </p>
+            ) : null}
+          </>
+        ),
+      };
+    case 'move':
+    case 'copy': {
+      const verb = payload.type === 'move' ? 'Move' : 'Copy';
+      const from = visibleText(payload.source);
+      const to = visibleText(payload.destination);
+      return {
+        title: `${verb}: ${from} → ${to} (${payload.fileBytes} bytes)`,
+        warnings: payload.destinationExists ? [`⚠ ${to} exists and will be overwritten.`] : [],
+        body: (
+          <p className="sa-note">
+            {verb} {from} to {to}.
+          </p>
+        ),
+      };
+    }
+    case 'read':
+      return {
+        title: `Read: ${path} (${linesOf(payload.fileLines)}, ${payload.fileBytes} bytes)`,
+        warnings: [],
+        body: (
+          <p className="sa-note">
+            The agent wants to read {path}
+            {payload.fileExists ? '' : ' (it does not exist)'}.
+          </p>
+        ),
+      };
+    case 'list':
+      return {
+        title: `List: ${path} (${visibleText(payload.pattern)})`,
+        warnings: [],
+        body: (
+          <p className="sa-note">
+            List files matching {visibleText(payload.pattern)} under {path}.
+          </p>
+        ),
+      };
+    default:
+      return genericShown(payload);
+  }
+}
+
+/** Unknown or generic payloads: the description and the arguments as JSON. */
+function genericShown(payload: { description: string; args?: unknown }): Shown {
+  const json = JSON.stringify(payload.args ?? {}, null, 2) ?? '';
+  return {
+    title: visibleText(payload.description),
+    warnings: [],
+    body: (
+      <pre className="sa-args">
+        {json
+          .split('\n')
+          .map((l) => visibleText(l))
+          .join('\n')}
+      </pre>
+    ),
+  };
+}
+
+/** One payload: title with +/− stats, warnings, and the body for its type. */
+export function PayloadView({ payload }: { payload: ApprovalPayload }): ReactElement {
+  const shown = showPayload(payload);
+  return (
+    <div className="sa-payload" data-payload-type={payload.type}>
+      <div className="sa-title">
+        <span>{shown.title}</span>
+        {shown.stats ? (
+          <span className="sa-stats">
+            <span className="sa-plus">+{shown.stats.added}</span>{' '}
+            <span className="sa-minus">−{shown.stats.removed}</span>
+          </span>
+        ) : null}
+      </div>
+      {shown.warnings.map((w) => (
+        <div key={w} className="sa-warning" role="alert">
+          {w}
+        </div>
+      ))}
+      {shown.body}
+    </div>
+  );
+}
