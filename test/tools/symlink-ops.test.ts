@@ -71,10 +71,12 @@ describe('delete, move and copy act on a symbolic link itself (case 4)', () => {
     expect(s.shown[0]).toMatchObject({ type: 'copy', symlink: { target: '/AGENTS.md' } });
     expect(s.isLink('COPY.md')).toBe(true);
     expect(s.isLink('CLAUDE.md')).toBe(true);
-    // A link out of the sandbox copied is still a link out: reading through it stays refused.
-    ok(await s.gated.callTool('copy_file', { source: '/out.md', destination: '/out2.md' }));
-    expect(s.isLink('out2.md')).toBe(true);
-    expect(err(await s.toolset.callTool('read_file', { path: '/out2.md' })).code).toBe('path_not_in_sandbox');
+    // A link out of the sandbox is not copied: that would plant a second way out.
+    const out = err(await s.gated.callTool('copy_file', { source: '/out.md', destination: '/out2.md' }));
+    expect(out.code).toBe('approval_blocked');
+    expect(out.message).toContain('would point outside the sandbox');
+    expect(fs.existsSync(path.join(s.dir, 'out2.md'))).toBe(false);
+    expect(s.shown).toHaveLength(1);
   });
 
   it('a link cannot be moved over the file it points to; a link that changed after approval is stale', async () => {
