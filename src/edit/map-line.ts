@@ -1,7 +1,32 @@
-import { diffArrays } from 'diff';
+import { type ChangeObject, diffArrays } from 'diff';
 
 /** A diff between two reads is bounded: past this, anchors fall back to the context ladder. */
 const MAP_TIMEOUT_MS = 500;
+
+interface LineDiff {
+  after: Uint32Array;
+  prefix: number;
+  suffix: number;
+  /** The middle's changes (diffed when first needed); undefined when the diff ran out of time. */
+  changes?: ChangeObject<number[]>[] | undefined;
+}
+
+/** One diff per pair of texts, whatever the number of anchors in a batch. */
+const diffs = new WeakMap<Uint32Array, LineDiff>();
+
+function lineDiff(before: Uint32Array, after: Uint32Array): LineDiff {
+  const known = diffs.get(before);
+  if (known?.after === after) return known;
+  let prefix = 0;
+  const max = Math.min(before.length, after.length);
+  while (prefix < max && before[prefix] === after[prefix]) prefix++;
+  let suffix = 0;
+  while (suffix < max - prefix && before[before.length - 1 - suffix] === after[after.length - 1 - suffix])
+    suffix++;
+  const result: LineDiff = { after, prefix, suffix };
+  diffs.set(before, result);
+  return result;
+}
 
 /**
  * Where line `at` of an earlier text is in the current one, from their line
@@ -10,23 +35,20 @@ const MAP_TIMEOUT_MS = 500;
  * removed it (edited or deleted since); undefined when the diff ran out of time.
  */
 export function mapLine(before: Uint32Array, after: Uint32Array, at: number): number | 'changed' | undefined {
-  let prefix = 0;
-  const max = Math.min(before.length, after.length);
-  while (prefix < max && before[prefix] === after[prefix]) prefix++;
-  if (at < prefix) return at;
-  let suffix = 0;
-  while (suffix < max - prefix && before[before.length - 1 - suffix] === after[after.length - 1 - suffix])
-    suffix++;
-  if (at >= before.length - suffix) return at + after.length - before.length;
-  const changes = diffArrays(
-    Array.from(before.subarray(prefix, before.length - suffix)),
-    Array.from(after.subarray(prefix, after.length - suffix)),
-    { timeout: MAP_TIMEOUT_MS },
-  );
-  if (changes === undefined) return undefined;
-  let b = prefix;
-  let a = prefix;
-  for (const c of changes) {
+  const d = lineDiff(before, after);
+  if (at < d.prefix) return at;
+  if (at >= before.length - d.suffix) return at + after.length - before.length;
+  if (!('changes' in d)) {
+    d.changes = diffArrays(
+      Array.from(before.subarray(d.prefix, before.length - d.suffix)),
+      Array.from(after.subarray(d.prefix, after.length - d.suffix)),
+      { timeout: MAP_TIMEOUT_MS },
+    );
+  }
+  if (d.changes === undefined) return undefined;
+  let b = d.prefix;
+  let a = d.prefix;
+  for (const c of d.changes) {
     if (c.added) a += c.count;
     else if (c.removed) {
       if (at < b + c.count) return 'changed';
