@@ -262,6 +262,7 @@ describe('ApprovalBinding record', () => {
     expect(code(call)).toBe('approval_denied');
     expect(code({ ...call, args: { path: '/a.txt', content: 'y' } })).toBe('stale_approval');
     expect(code({ ...call, toolCallId: 'c2' })).toBe('stale_approval');
+    expect(code({ toolName: call.toolName, args: call.args })).toBe('stale_approval');
     expect(code({ ...call, toolName: 'edit_file' })).toBe('stale_approval');
     expect(code({ ...call, args: { path: '/a.txt', content: 'x', extra: 1 } as never })).toBe(
       'stale_approval',
