@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createBinding, verifyBinding } from '../../src/approval/approval-binding.js';
+import { createBinding, type ExecutingCall, verifyBinding } from '../../src/approval/approval-binding.js';
 import { ApprovalToolset } from '../../src/approval/approval-toolset.js';
 import { captureArguments } from '../../src/approval/call-arguments.js';
 import type { ApprovalPayload } from '../../src/approval/payloads.js';
@@ -255,7 +255,7 @@ describe('ApprovalBinding record', () => {
       approved: false,
       note: 'no',
     });
-    const code = (c: typeof call) => {
+    const code = (c: ExecutingCall) => {
       const r = verifyBinding(binding, c);
       return r.ok ? 'ok' : r.error.code;
     };
