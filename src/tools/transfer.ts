@@ -149,9 +149,7 @@ export async function runTransfer(
         beforeSha256: e.existing?.sha256 ?? null,
         afterSha256: e.source.sha256,
         ...(e.existing ? { beforeContent: e.existing.data, beforeMode: e.existing.mode } : {}),
-        ...(e.link
-          ? { undoBlocked: `it ${kind === 'move' ? 'moved' : 'copied'} a symbolic link; undo that by hand.` }
-          : {}),
+        ...(e.link ? { afterLink: e.link.linkText } : {}),
       });
       ctx.state.record(e.to.virtualPath, e.source.sha256);
       return {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createBinding, verifyBinding } from '../../src/approval/approval-binding.js';
+import { createBinding, type ExecutingCall, verifyBinding } from '../../src/approval/approval-binding.js';
 import { ApprovalToolset } from '../../src/approval/approval-toolset.js';
 import { captureArguments } from '../../src/approval/call-arguments.js';
 import type { ApprovalPayload } from '../../src/approval/payloads.js';
@@ -144,6 +144,14 @@ describe('the approval binding (blocking mode)', () => {
     expect(one.sandbox.identity).not.toBe(two.sandbox.identity);
   });
 
+  it('sandbox identity: equal for the same configuration, different for another directory or a derived sandbox', () => {
+    const { dir, sandbox } = project({ 'a.txt': 'a\n' });
+    expect(Sandbox.fromDirectory(dir, { mode: 'rw' }).identity).toBe(sandbox.identity);
+    expect(Sandbox.fromDirectory(dir, { mode: 'ro' }).identity).not.toBe(sandbox.identity);
+    expect(sandbox.derive({ inherit: true, readonly: true }).identity).not.toBe(sandbox.identity);
+    expect(project().sandbox.identity).not.toBe(sandbox.identity);
+  });
+
   it('case 5: write_file over limits.maxFileBytes → file_too_large, nothing written, nobody asked', async () => {
     const { dir, sandbox } = project({ 'a.txt': 'small\n' });
     const { FileSystemToolset } = await import('../../src/tools/filesystem-toolset.js');
@@ -247,13 +255,14 @@ describe('ApprovalBinding record', () => {
       approved: false,
       note: 'no',
     });
-    const code = (c: typeof call) => {
+    const code = (c: ExecutingCall) => {
       const r = verifyBinding(binding, c);
       return r.ok ? 'ok' : r.error.code;
     };
     expect(code(call)).toBe('approval_denied');
     expect(code({ ...call, args: { path: '/a.txt', content: 'y' } })).toBe('stale_approval');
     expect(code({ ...call, toolCallId: 'c2' })).toBe('stale_approval');
+    expect(code({ toolName: call.toolName, args: call.args })).toBe('stale_approval');
     expect(code({ ...call, toolName: 'edit_file' })).toBe('stale_approval');
     expect(code({ ...call, args: { path: '/a.txt', content: 'x', extra: 1 } as never })).toBe(
       'stale_approval',

@@ -63,6 +63,12 @@ describe('delete, move and copy act on a symbolic link itself (case 4)', () => {
     ok(await s.gated.callTool('move_file', { source: '/NOTES.md', destination: '/docs/NOTES.md' }));
     expect(s.shown[1]).toMatchObject({ symlink: { target: '/AGENTS.md', targetAfter: '/docs/AGENTS.md' } });
     expect(read(s.dir, 'AGENTS.md')).toBe('rules\n');
+    // Undo puts the links back, one move at a time.
+    ok(await s.gated.undo());
+    ok(await s.gated.undo());
+    expect(s.isLink('CLAUDE.md')).toBe(true);
+    expect(read(s.dir, 'CLAUDE.md')).toBe('rules\n');
+    expect(fs.existsSync(path.join(s.dir, 'NOTES.md'))).toBe(false);
   });
 
   it('copy_file copies the link as a link (cp -P), never the content behind it', async () => {
@@ -75,8 +81,23 @@ describe('delete, move and copy act on a symbolic link itself (case 4)', () => {
     const out = err(await s.gated.callTool('copy_file', { source: '/out.md', destination: '/out2.md' }));
     expect(out.code).toBe('approval_blocked');
     expect(out.message).toContain('would point outside the sandbox');
-    expect(fs.existsSync(path.join(s.dir, 'out2.md'))).toBe(false);
+    expect(() => fs.lstatSync(path.join(s.dir, 'out2.md'))).toThrow();
     expect(s.shown).toHaveLength(1);
+    // Undo removes the copy; an overwritten file comes back.
+    ok(await s.gated.undo());
+    expect(fs.existsSync(path.join(s.dir, 'COPY.md'))).toBe(false);
+    expect(s.isLink('out.md')).toBe(true);
+    ok(
+      await s.gated.callTool('copy_file', {
+        source: '/CLAUDE.md',
+        destination: '/docs/keep.md',
+        overwrite: true,
+      }),
+    );
+    expect(s.isLink('docs/keep.md')).toBe(true);
+    ok(await s.gated.undo());
+    expect(s.isLink('docs/keep.md')).toBe(false);
+    expect(read(s.dir, 'docs/keep.md')).toBe('k\n');
   });
 
   it('a link cannot be moved over the file it points to; a link that changed after approval is stale', async () => {
