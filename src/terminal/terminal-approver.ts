@@ -11,11 +11,12 @@ import { allLines, diffLineSource, diffStats } from './diff-view.js';
 import { editableField, editInEditor } from './edit-in-editor.js';
 import { type Clock, type KeyInput, KeyReader } from './key-reader.js';
 import { readLine } from './line-input.js';
-import { runPager } from './pager.js';
+import { type PagerOptions, runPager } from './pager.js';
 import {
   choiceLine,
   manageMemory,
   type Print,
+  pagerFooter,
   pickScope,
   previewSize,
   printBody,
@@ -55,6 +56,15 @@ export interface TerminalApproverOptions {
   clock?: Clock;
   /** Called each time a prompt (or the pager) is on screen and reading keys, e.g. to ring a bell. */
   onPrompt?: () => void;
+}
+
+/** A rendered body as the pager reads it. */
+function pagerSource(r: Rendered): Pick<PagerOptions, 'count' | 'line' | 'search'> {
+  return {
+    count: r.body.count,
+    line: (i, shift) => r.body.line(i, shift),
+    ...(r.body.text ? { search: r.body.text } : {}),
+  };
 }
 
 export const NON_TTY_NOTE =
@@ -128,14 +138,14 @@ export function terminalApprover(options: TerminalApproverOptions = {}): Approva
       await runPager({
         keys,
         output,
-        count: r.body.count,
-        line: (i, shift) => r.body.line(i, shift),
-        ...(r.body.text ? { search: r.body.text } : {}),
+        ...pagerSource(r),
         title: r.title,
-        footer: choices,
+        paths: r.paths ?? [],
+        footer: pagerFooter(style),
         rows,
         width,
         style,
+        relayout: (w) => pagerSource(renderPayload(request.payload, style, w - 3, request.args)),
       });
     };
     // The system pager gets lines uncut (it scrolls sideways itself).
@@ -204,6 +214,7 @@ export function terminalApprover(options: TerminalApproverOptions = {}): Approva
     const patch = createTwoFilesPatch('proposal', 'yours', proposal, edited, '', '', { context: 2 });
     const { added, removed } = diffStats(patch);
     const changes: Rendered = {
+      paths: [sanitizeLine(request.payload.path)],
       title: `Your changes to the proposed ${field} for ${sanitizeLine(request.payload.path)}  ${style.green(`+${added}`)} ${style.red(`−${removed}`)}`,
       warnings: [],
       body: diffLineSource(patch, style, width - 3),
@@ -226,13 +237,14 @@ export function terminalApprover(options: TerminalApproverOptions = {}): Approva
         await runPager({
           keys,
           output,
-          count: changes.body.count,
-          line: (i, shift) => changes.body.line(i, shift),
+          ...pagerSource(changes),
           title: changes.title,
+          paths: changes.paths ?? [],
           footer: confirm,
           rows,
           width,
           style,
+          relayout: (w) => pagerSource({ ...changes, body: diffLineSource(patch, style, w - 3) }),
         });
         continue;
       }

@@ -88,10 +88,10 @@ describe('terminalApprover', () => {
     } as ApprovalRequest);
     expect(decision).toEqual({ approved: true });
     const screen = tty.plain();
-    // 20 rows: title + 16 lines + status + the two choice lines.
-    expect(screen).toContain('lines 486–501 of 501');
-    expect(screen).toContain('lines 17–32 of 501');
-    expect(screen).toContain('lines 323–338 of 501');
+    // 20 rows: title + 17 lines + status + the one-line footer.
+    expect(screen).toContain('lines 485–501 of 501');
+    expect(screen).toContain('lines 18–34 of 501');
+    expect(screen).toContain('lines 323–339 of 501');
     expect(screen).toContain('[y] yes'); // the choices stay on screen in the pager
     expect(screen).toMatch(/… \d+ more lines not shown — press v to view all 501/);
     expect(tty.text()).toContain('\u001b[?1049l'); // alternate screen left
