@@ -20,13 +20,15 @@ export async function readLine(
   output: NodeJS.WritableStream,
   prompt: string,
   width = 80,
+  escapes = true,
 ): Promise<string> {
   let text = '';
   const room = Math.max(10, width - 1 - visibleLength(prompt));
   for (;;) {
     const shown = [...sanitizeLine(text)];
     const echo = shown.length <= room ? shown.join('') : `…${shown.slice(-(room - 1)).join('')}`;
-    output.write(`\r\u001b[2K${prompt}${echo}`);
+    // Without escape sequences (TERM=dumb) a trailing blank covers a character just deleted.
+    output.write(escapes ? `\r\u001b[2K${prompt}${echo}` : `\r${prompt}${echo} \b`);
     const key = await keys.nextInput();
     if (typeof key !== 'string') {
       text += pasteAsLine(key.paste);

@@ -29,6 +29,19 @@ export interface PagerOptions {
    * resized (the output's 'resize' event); without it lines are only re-cut.
    */
   relayout?(width: number): Pick<PagerOptions, 'count' | 'line' | 'search'>;
+  /** Default true. False (TERM=dumb, NO_COLOR): pages are drawn in place, the screen is not switched. */
+  alternateScreen?: boolean;
+  /** Default true. False (TERM=dumb): no escape sequences at all; each page is printed below the last. */
+  escapes?: boolean;
+}
+
+/** The pager on screen, if any: what a signal handler must restore. */
+let onScreen: { output: NodeJS.WritableStream; leave: string } | undefined;
+
+/** Leaves the pager's screen (alternate screen off, cursor shown) if a pager is open; for signal handlers. */
+export function restorePagerScreen(): void {
+  onScreen?.output.write(onScreen.leave);
+  onScreen = undefined;
 }
 
 /** What the pager lays out: the terminal size and the lines for it. */
@@ -59,6 +72,9 @@ function fitStyled(s: string, width: number): string {
  */
 export async function runPager(o: PagerOptions): Promise<void> {
   let l: Layout = { ...o, width: o.width ?? 80 };
+  const escapes = o.escapes !== false;
+  const enter = !escapes ? '' : o.alternateScreen === false ? '\u001b[?25l' : '\u001b[?1049h\u001b[?25l';
+  const leave = !escapes ? '' : o.alternateScreen === false ? '\u001b[?25h' : '\u001b[?25h\u001b[?1049l';
   // Title + page + status line + one footer line fill the screen exactly (the last line without a newline).
   const pageOf = (layout: Layout) => Math.max(1, layout.rows - 2 - (o.footer ? 1 : 0));
   let page = pageOf(l);
@@ -83,7 +99,7 @@ export async function runPager(o: PagerOptions): Promise<void> {
     const where = `lines ${fmt(l.count ? top + 1 : 0)}–${fmt(last)} of ${fmt(l.count)}${shift ? ` · col ${fmt(shift + 1)}` : ''}`;
     lines.push(o.style.dim(fitWidth(`${where}  ${message || HELP}`, room)));
     if (o.footer) lines.push(fitStyled(o.footer.split('\n').join('  '), room));
-    write(`\u001b[H\u001b[2J${lines.join('\n')}`);
+    write(escapes ? `\u001b[H\u001b[2J${lines.join('\n')}` : `\n${lines.join('\n')}\n`);
   };
   const resizable = o.output as NodeJS.WritableStream & { columns?: number; rows?: number };
   const onResize = () => {
@@ -106,7 +122,8 @@ export async function runPager(o: PagerOptions): Promise<void> {
       message = `match at line ${fmt(hit + 1)}${shift ? `, col ${fmt(shift + 1)}` : ''}`;
     }
   };
-  write('\u001b[?1049h\u001b[?25l');
+  write(enter);
+  onScreen = { output: o.output, leave };
   resizable.on?.('resize', onResize);
   try {
     for (let first = true; ; first = false) {
@@ -137,7 +154,8 @@ export async function runPager(o: PagerOptions): Promise<void> {
     }
   } finally {
     resizable.off?.('resize', onResize);
-    write('\u001b[?25h\u001b[?1049l');
+    onScreen = undefined;
+    write(leave);
   }
 }
 
@@ -157,7 +175,7 @@ export function sidewaysTo(text: string, query: string, width: number): number {
 async function readQuery(o: PagerOptions, row: number): Promise<string> {
   let q = '';
   for (;;) {
-    o.output.write(`\u001b[${row};1H\u001b[2K/${q}`);
+    o.output.write(o.escapes === false ? `\r/${q} \b` : `\u001b[${row};1H\u001b[2K/${q}`);
     const key = await o.keys.nextInput();
     if (typeof key !== 'string') {
       q += pasteAsLine(key.paste);

@@ -50,12 +50,19 @@ export function renderOther(
 }
 
 function renderDelete(payload: DeletePayload, style: Style, width: number): Rendered {
-  const body = numbered(payload.preview, style, width);
+  // No lines but some bytes: a binary file, whose preview is a note, not content. It is drawn
+  // dim, bracketed and without line numbers so it cannot be taken for the file's text.
+  const binary = payload.fileLines === 0 && payload.fileBytes > 0;
+  const body =
+    binary || payload.fileBytes === 0
+      ? [style.dim(binary ? `[binary file, ${payload.fileBytes} bytes: content not shown]` : '[empty file]')]
+      : numbered(payload.preview, style, width);
   if (payload.previewTruncated)
     body.push(style.dim(`… (${linesOf(payload.fileLines)} in all; preview shows the first ${body.length})`));
+  const size = binary ? 'binary' : linesOf(payload.fileLines);
   return {
     paths: [sanitizeLine(payload.path)],
-    title: `Delete: ${sanitizeLine(payload.path)} (${linesOf(payload.fileLines)}, ${payload.fileBytes} bytes)`,
+    title: `Delete: ${sanitizeLine(payload.path)} (${size}, ${payload.fileBytes} bytes)`,
     warnings: [`⚠ ${sanitizeLine(payload.path)} will be deleted.`],
     body: arraySource(body),
   };

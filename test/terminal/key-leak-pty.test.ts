@@ -73,3 +73,21 @@ describe('key leaks through a real pty', () => {
     expect(await s.decisions()).toEqual([{ approved: false, note: 'use a constant' }, { approved: false }]);
   });
 });
+
+describe('signals through a real pty', () => {
+  it.each([
+    'SIGTERM',
+    'SIGHUP',
+  ])('%s in the pager leaves the alternate screen, shows the cursor, then ends the process by that signal', async (signal) => {
+    const s = start({ COUNT: '1', BIG: '1' });
+    await s.waitFor('lines 1–');
+    await s.waitFor('\u001b[?2004h');
+    s.kill(signal);
+    const { signal: by } = await s.exited;
+    expect(by).toBe(signal === 'SIGTERM' ? 15 : 1);
+    const after = s.screen.slice(s.screen.lastIndexOf('\u001b[?1049h'));
+    expect(after).toContain('\u001b[?1049l');
+    expect(after.lastIndexOf('\u001b[?25h')).toBeGreaterThan(after.lastIndexOf('\u001b[?25l'));
+    expect(after).toContain('\u001b[?2004l');
+  });
+});
