@@ -101,10 +101,21 @@ export async function runPager(o: PagerOptions): Promise<void> {
     if (o.footer) lines.push(fitStyled(o.footer.split('\n').join('  '), room));
     write(escapes ? `\u001b[H\u001b[2J${lines.join('\n')}` : `\n${lines.join('\n')}\n`);
   };
-  const resizable = o.output as NodeJS.WritableStream & { columns?: number; rows?: number };
+  const resizable = o.output as NodeJS.WritableStream & {
+    columns?: number;
+    rows?: number;
+    getWindowSize?(): [number, number];
+  };
+  // Node refreshes the size (and emits 'resize') for stdout and stderr only; another terminal
+  // stream (/dev/tty) is asked for its size on SIGWINCH.
+  const bySignal =
+    typeof resizable.getWindowSize === 'function' &&
+    (resizable as unknown) !== process.stdout &&
+    (resizable as unknown) !== process.stderr;
   const onResize = () => {
-    const width = Math.max(40, resizable.columns ?? l.width);
-    l = { ...l, ...(o.relayout?.(width) ?? {}), width, rows: Math.max(5, resizable.rows ?? l.rows) };
+    const [columns, rows] = bySignal ? resizable.getWindowSize!() : [resizable.columns, resizable.rows];
+    const width = Math.max(40, columns ?? l.width);
+    l = { ...l, ...(o.relayout?.(width) ?? {}), width, rows: Math.max(5, rows ?? l.rows) };
     page = pageOf(l);
     top = Math.min(top, maxTop());
     draw();
@@ -124,7 +135,8 @@ export async function runPager(o: PagerOptions): Promise<void> {
   };
   write(enter);
   onScreen = { output: o.output, leave };
-  resizable.on?.('resize', onResize);
+  if (bySignal) process.on('SIGWINCH', onResize);
+  else resizable.on?.('resize', onResize);
   try {
     for (let first = true; ; first = false) {
       draw();
@@ -153,7 +165,8 @@ export async function runPager(o: PagerOptions): Promise<void> {
       }
     }
   } finally {
-    resizable.off?.('resize', onResize);
+    if (bySignal) process.off('SIGWINCH', onResize);
+    else resizable.off?.('resize', onResize);
     onScreen = undefined;
     write(leave);
   }

@@ -91,3 +91,16 @@ describe('signals through a real pty', () => {
     expect(after).toContain('\u001b[?2004l');
   });
 });
+
+describe('resizing a real pty', () => {
+  it('the pager lays itself out again for the new size', async () => {
+    const s = start({ COUNT: '1', BIG: '1' });
+    await s.waitFor('lines 1–21 of 151'); // 24 rows: title, 21 lines, status, footer
+    s.resize(60, 12);
+    await s.waitFor('lines 1–9 of 151'); // 12 rows: 9 lines
+    const last = s.screen.slice(s.screen.lastIndexOf('\u001b[H\u001b[2J') + 7);
+    const lines = last.replace(/\u001b\[[0-9;?]*[A-Za-z]|\r/g, '').split('\n');
+    expect(lines).toHaveLength(12);
+    for (const l of lines) expect([...l].length, JSON.stringify(l)).toBeLessThanOrEqual(59);
+  });
+});

@@ -64,6 +64,10 @@ export class PtySession {
       .map((l) => JSON.parse(l));
   }
 
+  resize(cols: number, rows: number): void {
+    this.pty.resize(cols, rows);
+  }
+
   kill(signal?: string): void {
     this.pty.kill(signal);
   }
