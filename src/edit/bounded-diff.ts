@@ -96,7 +96,6 @@ export function countDiffLines(unifiedDiff: string): { added: number; removed: n
   let added = 0;
   let removed = 0;
   for (const line of unifiedDiff.split('\n')) {
-    if (line.startsWith('+++') || line.startsWith('---')) continue;
     if (line.startsWith('+')) added++;
     else if (line.startsWith('-')) removed++;
   }

@@ -1,3 +1,4 @@
+/** Raw terminal input → key names (arrows, paging keys, Enter, Esc, Ctrl-C, characters). */
 const SEQUENCES: Record<string, string> = {
   '\u001b[A': 'up',
   '\u001b[B': 'down',

@@ -24,6 +24,8 @@ export const DEFAULT_ARM_DELAY_MS = 350;
 export interface KeyReaderOptions {
   /** Where paste bracketing is switched on while reading (the terminal's output). */
   output?: NodeJS.WritableStream;
+  /** Default true; off for terminals that take no escape sequences (TERM=dumb). */
+  bracketedPaste?: boolean;
   clock?: Clock;
   /** Default 350 ms. */
   armDelayMs?: number;
@@ -96,7 +98,7 @@ export class KeyReader {
     this.flush();
     this.armedAt = this.clock.now() + this.armDelay;
     this.input.setRawMode?.(true);
-    this.options.output?.write(PASTE_ON);
+    if (this.options.bracketedPaste !== false) this.options.output?.write(PASTE_ON);
     this.input.on('data', this.onData);
     this.input.on('end', this.onEnd);
     this.input.on('close', this.onEnd);
@@ -152,7 +154,7 @@ export class KeyReader {
     this.input.off('data', this.onData);
     this.input.off('end', this.onEnd);
     this.input.off('close', this.onEnd);
-    this.options.output?.write(PASTE_OFF);
+    if (this.options.bracketedPaste !== false) this.options.output?.write(PASTE_OFF);
     this.input.setRawMode?.(false);
     this.input.pause();
   }

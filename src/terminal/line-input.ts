@@ -1,4 +1,5 @@
 import { ApprovalAborted } from '../approval/errors.js';
+import { charsFitting, columnsOf } from '../text/display-width.js';
 import type { KeyReader } from './key-reader.js';
 import { sanitizeLine } from './sanitize.js';
 import { visibleLength } from './style.js';
@@ -20,13 +21,16 @@ export async function readLine(
   output: NodeJS.WritableStream,
   prompt: string,
   width = 80,
+  escapes = true,
 ): Promise<string> {
   let text = '';
   const room = Math.max(10, width - 1 - visibleLength(prompt));
   for (;;) {
     const shown = [...sanitizeLine(text)];
-    const echo = shown.length <= room ? shown.join('') : `…${shown.slice(-(room - 1)).join('')}`;
-    output.write(`\r\u001b[2K${prompt}${echo}`);
+    const tail = shown.length - charsFitting([...shown].reverse(), room - 1);
+    const echo = columnsOf(shown) <= room ? shown.join('') : `…${shown.slice(tail).join('')}`;
+    // Without escape sequences (TERM=dumb) a trailing blank covers a character just deleted.
+    output.write(escapes ? `\r\u001b[2K${prompt}${echo}` : `\r${prompt}${echo} \b`);
     const key = await keys.nextInput();
     if (typeof key !== 'string') {
       text += pasteAsLine(key.paste);

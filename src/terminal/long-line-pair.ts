@@ -55,8 +55,10 @@ export function longLinePair(
     }
     const at = (i: number) => Math.min(i, stop);
     const text = (from: number, to: number) => chars.slice(from, to).join('');
+    // A side with nothing changed (a pure insertion or deletion) gets no empty highlight.
+    const changed = text(at(p), at(end));
     return (
-      paint(lead + text(start, at(p))) + word(text(at(p), at(end))) + paint(text(at(end), stop)) + marker
+      paint(lead + text(start, at(p))) + (changed ? word(changed) : '') + paint(text(at(end), stop)) + marker
     );
   };
   return [render(a, style.red, style.delWord), render(b, style.green, style.addWord)];

@@ -4,6 +4,7 @@ import type { KeyReader } from './key-reader.js';
 import { pasteAsLine } from './line-input.js';
 import { fitWidth } from './sanitize.js';
 import { type Style, stripAnsi, visibleLength } from './style.js';
+import { fitTitle } from './title-fit.js';
 
 export interface PagerOptions {
   keys: KeyReader;
@@ -15,12 +16,41 @@ export interface PagerOptions {
   /** The whole text of line `index`, uncut and unstyled, for search (default: the shown line). */
   search?(index: number): string;
   title: string;
-  /** Kept on screen (e.g. the approval choices); may span several lines. */
+  /** Paths in the title: a title too wide is cut in their middle, keeping file names. */
+  paths?: string[];
+  /** Kept on screen (e.g. the approval choices), folded into one line cut to the width. */
   footer: string;
   rows: number;
   /** Terminal columns (default 80): title and status line are cut to it. */
   width?: number;
   style: Style;
+  /**
+   * The lines laid out again for a new width, called when the terminal is
+   * resized (the output's 'resize' event); without it lines are only re-cut.
+   */
+  relayout?(width: number): Pick<PagerOptions, 'count' | 'line' | 'search'>;
+  /** Default true. False (TERM=dumb, NO_COLOR): pages are drawn in place, the screen is not switched. */
+  alternateScreen?: boolean;
+  /** Default true. False (TERM=dumb): no escape sequences at all; each page is printed below the last. */
+  escapes?: boolean;
+}
+
+/** The pager on screen, if any: what a signal handler must restore. */
+let onScreen: { output: NodeJS.WritableStream; leave: string } | undefined;
+
+/** Leaves the pager's screen (alternate screen off, cursor shown) if a pager is open; for signal handlers. */
+export function restorePagerScreen(): void {
+  onScreen?.output.write(onScreen.leave);
+  onScreen = undefined;
+}
+
+/** What the pager lays out: the terminal size and the lines for it. */
+interface Layout {
+  width: number;
+  rows: number;
+  count: number;
+  line(index: number, shift?: number): string;
+  search?(index: number): string;
 }
 
 const fmt = (n: number) => n.toLocaleString('en');
@@ -41,45 +71,72 @@ function fitStyled(s: string, width: number): string {
  * alternate screen and always restores it.
  */
 export async function runPager(o: PagerOptions): Promise<void> {
-  const width = o.width ?? 80;
-  const footerLines = o.footer ? o.footer.split('\n').length : 0;
-  // Title + page + status line + footer fill the screen exactly (the last line without a newline).
-  const page = Math.max(1, o.rows - 2 - footerLines);
+  let l: Layout = { ...o, width: o.width ?? 80 };
+  const escapes = o.escapes !== false;
+  const enter = !escapes ? '' : o.alternateScreen === false ? '\u001b[?25l' : '\u001b[?1049h\u001b[?25l';
+  const leave = !escapes ? '' : o.alternateScreen === false ? '\u001b[?25h' : '\u001b[?25h\u001b[?1049l';
+  // Title + page + status line + one footer line fill the screen exactly (the last line without a newline).
+  const pageOf = (layout: Layout) => Math.max(1, layout.rows - 2 - (o.footer ? 1 : 0));
+  let page = pageOf(l);
   let top = 0;
   let shift = 0;
   let query = '';
   let match: number | undefined;
   let message = '';
   const write = (s: string) => o.output.write(s);
-  const maxTop = Math.max(0, o.count - page);
-  const textOf = (i: number) => o.search?.(i) ?? stripAnsi(o.line(i));
+  const maxTop = () => Math.max(0, l.count - page);
+  const textOf = (i: number) => l.search?.(i) ?? stripAnsi(l.line(i));
   const draw = () => {
-    const lines = [o.style.bold(fitStyled(o.title, width))];
-    for (let i = top; i < Math.min(o.count, top + page); i++) {
-      const text = o.line(i, shift);
+    // Everything stays off the last column, so no terminal wraps a line and scrolls the screen.
+    const room = Math.max(10, l.width - 1);
+    const lines = [o.style.bold(fitTitle({ title: o.title, paths: o.paths ?? [] }, room))];
+    for (let i = top; i < Math.min(l.count, top + page); i++) {
+      const text = fitStyled(l.line(i, shift), room);
       lines.push(query && textOf(i).includes(query) ? o.style.inverse(stripAnsi(text)) : text);
     }
     while (lines.length < page + 1) lines.push('~');
-    const last = Math.min(o.count, top + page);
-    const where = `lines ${fmt(o.count ? top + 1 : 0)}–${fmt(last)} of ${fmt(o.count)}${shift ? ` · col ${fmt(shift + 1)}` : ''}`;
-    lines.push(o.style.dim(fitWidth(`${where}  ${message || HELP}`, width)));
-    if (o.footer) lines.push(o.footer);
-    write(`\u001b[H\u001b[2J${lines.join('\n')}`);
+    const last = Math.min(l.count, top + page);
+    const where = `lines ${fmt(l.count ? top + 1 : 0)}–${fmt(last)} of ${fmt(l.count)}${shift ? ` · col ${fmt(shift + 1)}` : ''}`;
+    lines.push(o.style.dim(fitWidth(`${where}  ${message || HELP}`, room)));
+    if (o.footer) lines.push(fitStyled(o.footer.split('\n').join('  '), room));
+    write(escapes ? `\u001b[H\u001b[2J${lines.join('\n')}` : `\n${lines.join('\n')}\n`);
+  };
+  const resizable = o.output as NodeJS.WritableStream & {
+    columns?: number;
+    rows?: number;
+    getWindowSize?(): [number, number];
+  };
+  // Node refreshes the size (and emits 'resize') for stdout and stderr only; another terminal
+  // stream (/dev/tty) is asked for its size on SIGWINCH.
+  const bySignal =
+    typeof resizable.getWindowSize === 'function' &&
+    (resizable as unknown) !== process.stdout &&
+    (resizable as unknown) !== process.stderr;
+  const onResize = () => {
+    const [columns, rows] = bySignal ? resizable.getWindowSize!() : [resizable.columns, resizable.rows];
+    const width = Math.max(40, columns ?? l.width);
+    l = { ...l, ...(o.relayout?.(width) ?? {}), width, rows: Math.max(5, rows ?? l.rows) };
+    page = pageOf(l);
+    top = Math.min(top, maxTop());
+    draw();
   };
   const find = (from: number, step: 1 | -1): number | undefined => {
-    for (let i = from; i >= 0 && i < o.count; i += step) if (textOf(i).includes(query)) return i;
+    for (let i = from; i >= 0 && i < l.count; i += step) if (textOf(i).includes(query)) return i;
     return undefined;
   };
   const goTo = (hit: number | undefined, notFound: string) => {
     if (hit === undefined) message = notFound;
     else {
       match = hit;
-      top = Math.min(maxTop, hit);
-      shift = sidewaysTo(textOf(hit), query, width);
+      top = Math.min(maxTop(), hit);
+      shift = sidewaysTo(textOf(hit), query, l.width);
       message = `match at line ${fmt(hit + 1)}${shift ? `, col ${fmt(shift + 1)}` : ''}`;
     }
   };
-  write('\u001b[?1049h\u001b[?25l');
+  write(enter);
+  onScreen = { output: o.output, leave };
+  if (bySignal) process.on('SIGWINCH', onResize);
+  else resizable.on?.('resize', onResize);
   try {
     for (let first = true; ; first = false) {
       draw();
@@ -89,12 +146,12 @@ export async function runPager(o: PagerOptions): Promise<void> {
       const key = await o.keys.next();
       if (key === 'ctrl-c') throw new ApprovalAborted('The user pressed Ctrl-C in the pager.');
       if (key === 'q' || key === 'escape') return;
-      if (key === 'j' || key === 'down' || key === 'enter') top = Math.min(maxTop, top + 1);
+      if (key === 'j' || key === 'down' || key === 'enter') top = Math.min(maxTop(), top + 1);
       else if (key === 'k' || key === 'up') top = Math.max(0, top - 1);
-      else if (key === ' ' || key === 'pagedown' || key === 'f') top = Math.min(maxTop, top + page);
+      else if (key === ' ' || key === 'pagedown' || key === 'f') top = Math.min(maxTop(), top + page);
       else if (key === 'b' || key === 'pageup') top = Math.max(0, top - page);
       else if (key === 'g' || key === 'home') top = 0;
-      else if (key === 'G' || key === 'end') top = maxTop;
+      else if (key === 'G' || key === 'end') top = maxTop();
       else if (key === 'l' || key === 'right') shift += SIDE_STEP;
       else if (key === 'h' || key === 'left') shift = Math.max(0, shift - SIDE_STEP);
       else if (key === '/') {
@@ -108,7 +165,10 @@ export async function runPager(o: PagerOptions): Promise<void> {
       }
     }
   } finally {
-    write('\u001b[?25h\u001b[?1049l');
+    if (bySignal) process.off('SIGWINCH', onResize);
+    else resizable.off?.('resize', onResize);
+    onScreen = undefined;
+    write(leave);
   }
 }
 
@@ -128,7 +188,7 @@ export function sidewaysTo(text: string, query: string, width: number): number {
 async function readQuery(o: PagerOptions, row: number): Promise<string> {
   let q = '';
   for (;;) {
-    o.output.write(`\u001b[${row};1H\u001b[2K/${q}`);
+    o.output.write(o.escapes === false ? `\r/${q} \b` : `\u001b[${row};1H\u001b[2K/${q}`);
     const key = await o.keys.nextInput();
     if (typeof key !== 'string') {
       q += pasteAsLine(key.paste);

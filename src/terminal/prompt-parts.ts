@@ -6,6 +6,7 @@ import type { KeyReader } from './key-reader.js';
 import type { Rendered } from './rendered.js';
 import { fitWidth, sanitizeLine } from './sanitize.js';
 import { type Style, stripAnsi, visibleLength } from './style.js';
+import { fitTitle } from './title-fit.js';
 
 export type Print = (s?: string) => void;
 
@@ -78,10 +79,15 @@ export function choiceLine(request: ApprovalRequest, style: Style, withMemory: b
   return `${first.join('  ')}\n${second.join('  ')}`;
 }
 
+/** The pager's one-line footer: how to get back to the choices. */
+export function pagerFooter(style: Style): string {
+  return `${style.dim('q: back to the question')}  ${style.green('[y]')} yes  ${style.red('[n]')} no`;
+}
+
 /** `┌─ title ───…`: the frame's top rule with the title, cut to the width if it must be. */
 export function printHeader(r: Rendered, print: Print, width: number, style: Style): void {
   const room = width - 5; // "┌─ " + title + " " + rule, off the last column
-  const title = visibleLength(r.title) <= room ? r.title : fitWidth(stripAnsi(r.title), room);
+  const title = fitTitle(r, room);
   const rule = '─'.repeat(Math.max(0, room - visibleLength(title)));
   print(`${style.bold(`┌─ ${title}`)} ${style.dim(rule)}`);
   for (const w of r.warnings) print(style.yellow(fitWidth(w, width - 1)));

@@ -35,6 +35,7 @@ export function renderDiffPayload(
     warnings.push('The diff was too expensive to compute exactly; it is shown as one block.');
   return {
     title: `${title}  ${diffStatsLabel(payload.unifiedDiff, style)}`,
+    paths: [path],
     warnings,
     body: diffLineSource(payload.unifiedDiff, style, width),
   };

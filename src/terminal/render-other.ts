@@ -15,6 +15,7 @@ export function renderOther(
   switch (payload.type) {
     case 'read':
       return {
+        paths: [s(payload.path)],
         title: `Read: ${s(payload.path)} (${linesOf(payload.fileLines)}, ${payload.fileBytes} bytes)`,
         warnings: [],
         body: arraySource([
@@ -30,6 +31,7 @@ export function renderOther(
         ? [`⚠ ${s(payload.destination)} exists and will be overwritten.`]
         : [];
       return {
+        paths: [s(payload.source), s(payload.destination)],
         title: `${verb}: ${s(payload.source)} → ${s(payload.destination)} (${payload.fileBytes} bytes)`,
         warnings,
         body: arraySource([`${verb} ${s(payload.source)} to ${s(payload.destination)}.`]),
@@ -37,6 +39,7 @@ export function renderOther(
     }
     case 'list':
       return {
+        paths: [s(payload.path)],
         title: `List: ${s(payload.path)} (${s(payload.pattern)})`,
         warnings: [],
         body: arraySource([`List files matching ${s(payload.pattern)} under ${s(payload.path)}.`]),
@@ -47,11 +50,19 @@ export function renderOther(
 }
 
 function renderDelete(payload: DeletePayload, style: Style, width: number): Rendered {
-  const body = numbered(payload.preview, style, width);
+  // No lines but some bytes: a binary file, whose preview is a note, not content. It is drawn
+  // dim, bracketed and without line numbers so it cannot be taken for the file's text.
+  const binary = payload.fileLines === 0 && payload.fileBytes > 0;
+  const body =
+    binary || payload.fileBytes === 0
+      ? [style.dim(binary ? `[binary file, ${payload.fileBytes} bytes: content not shown]` : '[empty file]')]
+      : numbered(payload.preview, style, width);
   if (payload.previewTruncated)
     body.push(style.dim(`… (${linesOf(payload.fileLines)} in all; preview shows the first ${body.length})`));
+  const size = binary ? 'binary' : linesOf(payload.fileLines);
   return {
-    title: `Delete: ${sanitizeLine(payload.path)} (${linesOf(payload.fileLines)}, ${payload.fileBytes} bytes)`,
+    paths: [sanitizeLine(payload.path)],
+    title: `Delete: ${sanitizeLine(payload.path)} (${size}, ${payload.fileBytes} bytes)`,
     warnings: [`⚠ ${sanitizeLine(payload.path)} will be deleted.`],
     body: arraySource(body),
   };

@@ -34,10 +34,11 @@ export function renderWrite(payload: WritePayload, style: Style, width: number):
       ? diffLineSource(payload.unifiedDiff, style, width)
       : numberedSource(payload.content, style, width);
     const stat = payload.unifiedDiff ? `  ${diffStatsLabel(payload.unifiedDiff, style)}` : '';
-    return { title: `Write: ${path} (${lines}, overwrite)${stat}`, warnings, body };
+    return { title: `Write: ${path} (${lines}, overwrite)${stat}`, paths: [path], warnings, body };
   }
   return {
     title: `Write: ${path} (${lines}, new file)`,
+    paths: [path],
     warnings: [],
     body: numberedSource(payload.content, style, width),
   };

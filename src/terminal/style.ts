@@ -16,7 +16,7 @@ export interface Style {
 }
 
 /**
- * Colour on unless NO_COLOR is set or the output is not a terminal. FORCE_COLOR
+ * Colour on unless NO_COLOR is set, TERM=dumb, or the output is not a terminal. FORCE_COLOR
  * wins either way: FORCE_COLOR=1 (or 2, 3, true) forces it on, FORCE_COLOR=0 (or false) off.
  */
 export function colorWanted(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv = process.env): boolean {
@@ -26,7 +26,22 @@ export function colorWanted(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv 
     return true;
   }
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
+  if (env.TERM === 'dumb') return false;
   return stream.isTTY === true;
+}
+
+/**
+ * What else the terminal is sent besides text: `escapes` (cursor moves, screen
+ * clears, paste bracketing) unless TERM=dumb; the `alternateScreen` for the
+ * pager unless TERM=dumb or NO_COLOR (a plain terminal keeps what it showed).
+ */
+export function screenWanted(env: NodeJS.ProcessEnv = process.env): {
+  escapes: boolean;
+  alternateScreen: boolean;
+} {
+  const dumb = env.TERM === 'dumb';
+  const noColor = env.NO_COLOR !== undefined && env.NO_COLOR !== '';
+  return { escapes: !dumb, alternateScreen: !dumb && !noColor };
 }
 
 const plain = (s: string) => s;

@@ -11,11 +11,12 @@ import { allLines, diffLineSource, diffStats } from './diff-view.js';
 import { editableField, editInEditor } from './edit-in-editor.js';
 import { type Clock, type KeyInput, KeyReader } from './key-reader.js';
 import { readLine } from './line-input.js';
-import { runPager } from './pager.js';
+import { type PagerOptions, restorePagerScreen, runPager } from './pager.js';
 import {
   choiceLine,
   manageMemory,
   type Print,
+  pagerFooter,
   pickScope,
   previewSize,
   printBody,
@@ -25,12 +26,17 @@ import {
 import { renderPayload } from './render-payload.js';
 import type { Rendered } from './rendered.js';
 import { sanitizeLine } from './sanitize.js';
-import { colorWanted, createStyle } from './style.js';
+import { restoreOnSignals } from './signal-restore.js';
+import { colorWanted, createStyle, type Style, screenWanted } from './style.js';
 import { runSystemPager } from './system-pager.js';
+import { openTerminal, type TerminalOutput, type TerminalStreams } from './terminal-streams.js';
 
 export interface TerminalApproverOptions {
+  /** Default: stdin and stdout when both are terminals, else the controlling terminal (/dev/tty). */
   input?: KeyInput;
-  output?: NodeJS.WritableStream & { isTTY?: boolean; columns?: number; rows?: number };
+  output?: TerminalOutput;
+  /** Where the one-line notice goes when there is no terminal to ask (default stderr). */
+  notice?: NodeJS.WritableStream;
   /** Session memory, for listing and revoking remembered approvals from the prompt. */
   memory?: ApprovalMemoryView;
   /** Body lines: fewer than `inline` shown whole; up to `pager` a preview + [v]iew; more opens the pager. */
@@ -41,7 +47,7 @@ export interface TerminalApproverOptions {
   color?: boolean;
   /** Default: the terminal's columns, else 80. */
   width?: number;
-  /** What to answer when input is not a terminal (default 'deny': fail closed). */
+  /** What to answer when there is no terminal to ask (default 'deny': fail closed). */
   nonInteractive?: 'deny' | 'approve';
   /** Editor command for [e]dit (default $VISUAL, $EDITOR, else vi). */
   editor?: string;
@@ -57,40 +63,69 @@ export interface TerminalApproverOptions {
   onPrompt?: () => void;
 }
 
+/** A rendered body as the pager reads it. */
+function pagerSource(r: Rendered): Pick<PagerOptions, 'count' | 'line' | 'search'> {
+  return {
+    count: r.body.count,
+    line: (i, shift) => r.body.line(i, shift),
+    ...(r.body.text ? { search: r.body.text } : {}),
+  };
+}
+
+/** The refusal given to the model when there is no terminal: the system's words, not the user's. */
 export const NON_TTY_NOTE =
-  'Approval needs an interactive terminal, and none is attached (stdin is not a TTY), so this change was not made. Run interactively or configure an approval policy.';
+  'No terminal to ask the user; refused. The approval prompt needs a terminal on both input and output, and none is attached, so nobody saw this request and nothing was changed. Run interactively or configure an approval policy.';
 
 /**
  * A blocking terminal approval prompt: shows each request rendered by payload
  * type (coloured diffs, previews, pager for big ones) and asks. One prompt at a
  * time, even when tool calls run in parallel; quitting also drops the prompts
- * still waiting. Without a terminal it fails closed.
+ * still waiting. Only a key pressed while the prompt is on screen answers it.
+ * Without a terminal on both input and output it fails closed.
  */
 export function terminalApprover(options: TerminalApproverOptions = {}): ApprovalCallback {
-  const input = options.input ?? process.stdin;
-  const output = options.output ?? process.stdout;
-  const style = createStyle(options.color ?? colorWanted(output));
   const inline = options.thresholds?.inline ?? 30;
   const pagerAt = options.thresholds?.pager ?? 100;
   const queue = new SerialQueue();
+  // Opened at the first request (a program that never asks never touches /dev/tty).
+  let terminal: TerminalStreams | undefined | null = null;
+  const screen = screenWanted();
+  let input: KeyInput;
+  let output: TerminalOutput;
+  let style: Style;
   // One reader for the approver's lifetime; each prompt arms it, discarding keys typed before it showed.
-  const keys = new KeyReader(input, {
-    output,
-    ...(options.clock ? { clock: options.clock } : {}),
-    ...(options.armDelayMs !== undefined ? { armDelayMs: options.armDelayMs } : {}),
-    ...(options.onPrompt ? { onArm: options.onPrompt } : {}),
-  });
+  let keys: KeyReader;
   // Requests of one burst are numbered "Approval i of n" until the queue drains.
   let pending = 0;
   let shown = 0;
   let burst = 0;
   let aborts = 0;
 
+  const refuse = (request: ApprovalRequest): ApprovalDecision => {
+    const approve = options.nonInteractive === 'approve';
+    const what = [request.toolName, request.payload.path].filter(Boolean).map((t) => sanitizeLine(t));
+    (options.notice ?? process.stderr).write(
+      `sandbox-approval: no terminal to ask the user about ${what.join(' ')}; ${approve ? 'approved by the nonInteractive policy' : 'refused'}.\n`,
+    );
+    return approve ? { approved: true } : { approved: false, note: NON_TTY_NOTE };
+  };
+
   return (request) => {
-    if (!input.isTTY) {
-      if (options.nonInteractive === 'approve') return { approved: true };
-      return { approved: false, note: NON_TTY_NOTE };
+    if (terminal === null) {
+      terminal = openTerminal(options);
+      if (terminal) {
+        ({ input, output } = terminal);
+        style = createStyle(options.color ?? colorWanted(output));
+        keys = new KeyReader(input, {
+          output,
+          bracketedPaste: screen.escapes,
+          ...(options.clock ? { clock: options.clock } : {}),
+          ...(options.armDelayMs !== undefined ? { armDelayMs: options.armDelayMs } : {}),
+          ...(options.onPrompt ? { onArm: options.onPrompt } : {}),
+        });
+      }
     }
+    if (!terminal) return refuse(request);
     pending++;
     burst++;
     const abortsAtRequest = aborts;
@@ -128,19 +163,26 @@ export function terminalApprover(options: TerminalApproverOptions = {}): Approva
       await runPager({
         keys,
         output,
-        count: r.body.count,
-        line: (i, shift) => r.body.line(i, shift),
-        ...(r.body.text ? { search: r.body.text } : {}),
+        ...pagerSource(r),
         title: r.title,
-        footer: choices,
+        paths: r.paths ?? [],
+        footer: pagerFooter(style),
         rows,
         width,
         style,
+        ...screen,
+        relayout: (w) => pagerSource(renderPayload(request.payload, style, w - 3, request.args)),
       });
     };
     // The system pager gets lines uncut (it scrolls sideways itself).
     const uncut = () => renderPayload(request.payload, style, 1_000_000, request.args);
     keys.open();
+    // SIGTERM / SIGHUP while asking: give the terminal back as it was, then end as the signal says.
+    const stopRestoring = restoreOnSignals(() => {
+      restorePagerScreen();
+      keys.close();
+      if (screen.escapes) output.write('\u001b[?25h');
+    });
     try {
       if (position) print(style.dim(position));
       printHeader(rendered, print, width, style);
@@ -155,7 +197,7 @@ export function terminalApprover(options: TerminalApproverOptions = {}): Approva
         if (key === 'q' || key === 'ctrl-c') throw new ApprovalAborted();
         if (key === 'n' || key === 'escape') {
           print(style.yellow('Denied. Tell the agent what to do differently (Enter to skip):'));
-          const note = await readLine(keys, output, style.yellow('> '), width);
+          const note = await readLine(keys, output, style.yellow('> '), width, screen.escapes);
           return note ? { approved: false, note } : { approved: false };
         }
         if (key === 'a') {
@@ -171,8 +213,9 @@ export function terminalApprover(options: TerminalApproverOptions = {}): Approva
         }
       }
     } finally {
+      stopRestoring();
       keys.close();
-      output.write('\u001b[?25h');
+      if (screen.escapes) output.write('\u001b[?25h');
     }
   }
 
@@ -204,6 +247,7 @@ export function terminalApprover(options: TerminalApproverOptions = {}): Approva
     const patch = createTwoFilesPatch('proposal', 'yours', proposal, edited, '', '', { context: 2 });
     const { added, removed } = diffStats(patch);
     const changes: Rendered = {
+      paths: [sanitizeLine(request.payload.path)],
       title: `Your changes to the proposed ${field} for ${sanitizeLine(request.payload.path)}  ${style.green(`+${added}`)} ${style.red(`−${removed}`)}`,
       warnings: [],
       body: diffLineSource(patch, style, width - 3),
@@ -226,13 +270,15 @@ export function terminalApprover(options: TerminalApproverOptions = {}): Approva
         await runPager({
           keys,
           output,
-          count: changes.body.count,
-          line: (i, shift) => changes.body.line(i, shift),
+          ...pagerSource(changes),
           title: changes.title,
+          paths: changes.paths ?? [],
           footer: confirm,
           rows,
           width,
           style,
+          ...screen,
+          relayout: (w) => pagerSource({ ...changes, body: diffLineSource(patch, style, w - 3) }),
         });
         continue;
       }

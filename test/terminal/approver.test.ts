@@ -4,7 +4,7 @@ import { ApprovalMemory } from '../../src/approval/approval-memory.js';
 import { ApprovalToolset } from '../../src/approval/approval-toolset.js';
 import { ApprovalAborted } from '../../src/approval/errors.js';
 import type { ApprovalRequest } from '../../src/approval/types.js';
-import { terminalApprover } from '../../src/terminal/terminal-approver.js';
+import { NON_TTY_NOTE, terminalApprover } from '../../src/terminal/terminal-approver.js';
 import { read } from '../helpers/temp-project.js';
 import { project } from '../tools/fixture.js';
 import { fakeTty } from './fake-tty.js';
@@ -88,10 +88,10 @@ describe('terminalApprover', () => {
     } as ApprovalRequest);
     expect(decision).toEqual({ approved: true });
     const screen = tty.plain();
-    // 20 rows: title + 16 lines + status + the two choice lines.
-    expect(screen).toContain('lines 486–501 of 501');
-    expect(screen).toContain('lines 17–32 of 501');
-    expect(screen).toContain('lines 323–338 of 501');
+    // 20 rows: title + 17 lines + status + the one-line footer.
+    expect(screen).toContain('lines 485–501 of 501');
+    expect(screen).toContain('lines 18–34 of 501');
+    expect(screen).toContain('lines 323–339 of 501');
     expect(screen).toContain('[y] yes'); // the choices stay on screen in the pager
     expect(screen).toMatch(/… \d+ more lines not shown — press v to view all 501/);
     expect(tty.text()).toContain('\u001b[?1049l'); // alternate screen left
@@ -132,15 +132,33 @@ describe('terminalApprover', () => {
     expect(memory.list()).toEqual([]);
   });
 
-  it('fails closed without a TTY, unless told to approve', async () => {
+  it("fails closed unless both input and output are a terminal, in the system's words, with a line on stderr", async () => {
     const { request } = await editRequest();
-    const input = Object.assign(new PassThrough(), { isTTY: false });
-    const d = await terminalApprover({ input, output: fakeTty().output })(request);
-    expect(d.approved).toBe(false);
-    expect(d.note).toMatch(/interactive terminal/);
+    const notTty = Object.assign(new PassThrough(), { isTTY: false });
+    for (const io of [
+      { input: notTty, output: fakeTty().output },
+      { input: fakeTty().input, output: Object.assign(new PassThrough(), { isTTY: false }) },
+    ]) {
+      const notice = fakeTty();
+      const d = await terminalApprover({ ...io, notice: notice.output })(request);
+      expect(d).toEqual({ approved: false, note: NON_TTY_NOTE });
+      expect(d.note).toMatch(/^No terminal to ask the user; refused\./);
+      expect(notice.text()).toBe(
+        'sandbox-approval: no terminal to ask the user about edit_file /a.txt; refused.\n',
+      );
+      // The output that is not a terminal got no prompt.
+      if ('read' in io.output) expect(io.output.read()).toBeNull();
+    }
+    const notice = fakeTty();
     expect(
-      await terminalApprover({ input, output: fakeTty().output, nonInteractive: 'approve' })(request),
+      await terminalApprover({
+        input: notTty,
+        output: fakeTty().output,
+        nonInteractive: 'approve',
+        notice: notice.output,
+      })(request),
     ).toEqual({ approved: true });
+    expect(notice.text()).toContain('approved by the nonInteractive policy');
   });
 
   it('aborts on Ctrl-C or q, restoring raw mode, also from inside the pager', async () => {

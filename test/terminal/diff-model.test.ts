@@ -52,6 +52,9 @@ describe('diff model: kind by position, never by text', () => {
     if (r.status !== 'needs_approval') throw new Error(JSON.stringify(r));
     const rendered = renderPayload(r.payload, plain, 80);
     expect(rendered.title).toContain('+1 −0');
+    // The payload's own counts (what the model and the audit log see) agree.
+    expect(r.payload).toMatchObject({ added: 1, removed: 0 });
+    expect(r.payload.description).toContain('(+1 −0)');
     const body = allLines(rendered.body);
     expect(body.filter((l) => l.includes('os.system'))).toEqual([
       expect.stringMatching(/^ {6}2 \+\+\+ os\.system/),

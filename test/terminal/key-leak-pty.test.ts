@@ -73,3 +73,34 @@ describe('key leaks through a real pty', () => {
     expect(await s.decisions()).toEqual([{ approved: false, note: 'use a constant' }, { approved: false }]);
   });
 });
+
+describe('signals through a real pty', () => {
+  it.each([
+    'SIGTERM',
+    'SIGHUP',
+  ])('%s in the pager leaves the alternate screen, shows the cursor, then ends the process by that signal', async (signal) => {
+    const s = start({ COUNT: '1', BIG: '1' });
+    await s.waitFor('lines 1–');
+    await s.waitFor('\u001b[?2004h');
+    s.kill(signal);
+    const { signal: by } = await s.exited;
+    expect(by).toBe(signal === 'SIGTERM' ? 15 : 1);
+    const after = s.screen.slice(s.screen.lastIndexOf('\u001b[?1049h'));
+    expect(after).toContain('\u001b[?1049l');
+    expect(after.lastIndexOf('\u001b[?25h')).toBeGreaterThan(after.lastIndexOf('\u001b[?25l'));
+    expect(after).toContain('\u001b[?2004l');
+  });
+});
+
+describe('resizing a real pty', () => {
+  it('the pager lays itself out again for the new size', async () => {
+    const s = start({ COUNT: '1', BIG: '1' });
+    await s.waitFor('lines 1–21 of 151'); // 24 rows: title, 21 lines, status, footer
+    s.resize(60, 12);
+    await s.waitFor('lines 1–9 of 151'); // 12 rows: 9 lines
+    const last = s.screen.slice(s.screen.lastIndexOf('\u001b[H\u001b[2J') + 7);
+    const lines = last.replace(/\u001b\[[0-9;?]*[A-Za-z]|\r/g, '').split('\n');
+    expect(lines).toHaveLength(12);
+    for (const l of lines) expect([...l].length, JSON.stringify(l)).toBeLessThanOrEqual(59);
+  });
+});

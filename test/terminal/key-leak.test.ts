@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ApprovalRequest } from '../../src/approval/types.js';
 import { terminalApprover } from '../../src/terminal/terminal-approver.js';
+import { displayWidth } from '../../src/text/display-width.js';
 import { fakeTty } from './fake-tty.js';
 
 const ask = (n: number): ApprovalRequest => ({
@@ -85,5 +86,21 @@ describe('only a key pressed for the prompt on screen decides it (injected termi
     const tty = fakeTty();
     tty.typeNow('\u0003');
     await expect(terminalApprover({ ...tty.io, color: false })(ask(1))).rejects.toThrow();
+  });
+});
+
+describe('the deny note line', () => {
+  it('echoes a long (wide-character) note by its tail, never wrapping the line', async () => {
+    const tty = fakeTty({ columns: 40 });
+    tty.type('n', '字'.repeat(50), '\r');
+    const approve = terminalApprover({ ...tty.io, color: false, width: 40 });
+    expect(await approve(ask(1))).toEqual({ approved: false, note: '字'.repeat(50) });
+    const echoes = tty
+      .text()
+      .replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '')
+      .split(/[\r\n]/)
+      .filter((l) => l.startsWith('> '));
+    expect(echoes.length).toBeGreaterThan(1);
+    for (const e of echoes) expect(displayWidth(e)).toBeLessThanOrEqual(39);
   });
 });

@@ -13,19 +13,21 @@ const approve = terminalApprover();
 for (let n = 1; n <= count; n++) {
   process.stdout.write(`BUSY ${n}\r\n`);
   await new Promise((r) => setTimeout(r, busyMs));
-  const request: ApprovalRequest = {
-    toolName: 'deploy',
-    args: { n },
-    description: `deploy #${n}`,
-    payload: {
-      type: 'generic',
-      description: `deploy #${n}`,
-      path: '',
-      mount: '',
-      toolName: 'deploy',
-      args: {},
-    },
-  };
+  const request: ApprovalRequest = process.env.BIG
+    ? bigPatch()
+    : {
+        toolName: 'deploy',
+        args: { n },
+        description: `deploy #${n}`,
+        payload: {
+          type: 'generic',
+          description: `deploy #${n}`,
+          path: '',
+          mount: '',
+          toolName: 'deploy',
+          args: {},
+        },
+      };
   let line: string;
   try {
     line = JSON.stringify(await approve(request));
@@ -35,3 +37,23 @@ for (let n = 1; n <= count; n++) {
   fs.appendFileSync(resultFile, `${line}\n`);
 }
 process.stdout.write('DONE\r\n');
+
+/** A 150-line patch: the pager opens at once (alternate screen, hidden cursor). */
+function bigPatch(): ApprovalRequest {
+  const lines = Array.from({ length: 150 }, (_, i) => `+line ${i}`).join('\n');
+  const payload = {
+    type: 'patch',
+    description: 'patch /big.txt',
+    path: '/big.txt',
+    mount: '/',
+    baseSha256: 'x',
+    unifiedDiff: `--- a/big.txt\n+++ b/big.txt\n@@ -0,0 +1,150 @@\n${lines}\n`,
+    diffLines: 153,
+    added: 150,
+    removed: 0,
+    hunks: 1,
+    fileExists: true,
+    relocated: false,
+  } as unknown as ApprovalRequest['payload'];
+  return { toolName: 'patch_file', args: {}, description: 'patch /big.txt', payload };
+}

@@ -13,7 +13,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export class PtySession {
   screen = '';
   private readonly pty: IPty;
-  private readonly exited: Promise<number>;
+  readonly exited: Promise<{ exitCode: number; signal?: number | undefined }>;
   private readonly resultFile = path.join(tempDir(), 'decisions.jsonl');
 
   constructor(env: Record<string, string>) {
@@ -27,7 +27,7 @@ export class PtySession {
     this.pty.onData((d) => {
       this.screen += d;
     });
-    this.exited = new Promise((resolve) => this.pty.onExit(({ exitCode }) => resolve(exitCode)));
+    this.exited = new Promise((resolve) => this.pty.onExit(resolve));
   }
 
   /** Waits until `text` has been drawn `times` times in all. */
@@ -64,7 +64,11 @@ export class PtySession {
       .map((l) => JSON.parse(l));
   }
 
-  kill(): void {
-    this.pty.kill();
+  resize(cols: number, rows: number): void {
+    this.pty.resize(cols, rows);
+  }
+
+  kill(signal?: string): void {
+    this.pty.kill(signal);
   }
 }
