@@ -1,5 +1,6 @@
 import { type Agent, type FunctionTool, type RunResult, RunState, run, tool } from '@openai/agents';
 import { z } from 'zod';
+import { deniedError } from '../src/approval/approval-binding.js';
 import type { ApprovalMemory } from '../src/approval/approval-memory.js';
 import { ApprovalToolset, type ApprovalToolsetOptions } from '../src/approval/approval-toolset.js';
 import type { AuditSink } from '../src/approval/audit-events.js';
@@ -153,8 +154,7 @@ async function decideForeign(
     }),
   );
   if (d.approved) return { approved: true };
-  const said = d.note ? ` and said: "${d.note}"` : '';
-  return { approved: false, message: `The user denied ${toolName}${said}. Do not retry it unchanged.` };
+  return { approved: false, message: deniedError({ toolName, ...d }).message };
 }
 
 /**

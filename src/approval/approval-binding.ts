@@ -23,6 +23,8 @@ export interface ApprovalBinding {
   runArgs: string;
   approved: boolean;
   note?: string;
+  /** 'system': a refusal nobody saw (a policy, no terminal); absent: the person decided. */
+  decidedBy?: 'system';
   /** The file states the person was shown: SHA-256 of the file (null: it did not exist). */
   baseSha256?: string | null;
   destinationSha256?: string | null;
@@ -46,6 +48,7 @@ export interface BindingInput {
   payload: ApprovalPayload;
   approved: boolean;
   note?: string;
+  decidedBy?: 'user' | 'system';
   /** The person's edited arguments, captured. */
   edited?: CallArguments;
 }
@@ -69,6 +72,7 @@ export function createBinding(input: BindingInput, options: BindingOptions = {})
     runArgs: (input.edited ?? input.requested).json,
     approved: input.approved,
     ...(input.note !== undefined ? { note: input.note } : {}),
+    ...(input.decidedBy === 'system' ? { decidedBy: 'system' as const } : {}),
     ...(p.baseSha256 !== undefined ? { baseSha256: p.baseSha256 } : {}),
     ...((p.type === 'move' || p.type === 'copy') && p.destinationSha256 !== undefined
       ? { destinationSha256: p.destinationSha256 }
@@ -140,8 +144,21 @@ export function boundContext(b: ApprovalBinding): ToolCallContext {
 }
 
 /** The denial's outcome: what the model is told. */
-export function deniedError(b: { toolName: string; shownPath?: string; note?: string }): ToolErrorInfo {
+export function deniedError(b: {
+  toolName: string;
+  shownPath?: string;
+  note?: string;
+  decidedBy?: 'user' | 'system';
+}): ToolErrorInfo {
   const what = b.shownPath ? `${b.toolName} on ${b.shownPath}` : b.toolName;
+  if (b.decidedBy === 'system') {
+    // Nobody was asked: saying "the user said" would put words in a person's mouth.
+    return {
+      code: 'approval_denied',
+      message: `${what} was refused without asking anyone${b.note ? `: ${b.note}` : '.'} Nothing was changed. Do not retry the same call unchanged.`,
+      ...(b.note ? { details: { note: b.note, decidedBy: 'system' } } : { details: { decidedBy: 'system' } }),
+    };
+  }
   return {
     code: 'approval_denied',
     message: b.note

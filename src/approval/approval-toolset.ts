@@ -166,6 +166,7 @@ export class ApprovalToolset<T extends InnerToolset = InnerToolset> {
       payload,
       approved: decided.approved,
       ...(decided.note !== undefined ? { note: decided.note } : {}),
+      ...(decided.decidedBy ? { decidedBy: decided.decidedBy } : {}),
       ...(decided.approved && decided.overrideArgs ? { edited: captureArguments(decided.overrideArgs) } : {}),
     });
     const runner = { callTool: this.inner.callTool.bind(this.inner), check: this.check.bind(this) };

@@ -240,6 +240,7 @@ export async function decidePending(
     payload: result.payload,
     approved: decision.approved,
     ...(decision.note !== undefined ? { note: decision.note } : {}),
+    ...(decision.decidedBy ? { decidedBy: decision.decidedBy } : {}),
     ...(decision.approved && decision.overrideArgs
       ? { edited: captureArguments(decision.overrideArgs) }
       : {}),

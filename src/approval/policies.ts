@@ -10,13 +10,14 @@ export function approveAll(): ApprovalCallback {
 
 /** Denies everything that needs approval, with a note for the model. */
 export function denyAll(note = 'Changes are not allowed in this session.'): ApprovalCallback {
-  return () => ({ approved: false, note });
+  return () => ({ approved: false, note, decidedBy: 'system' });
 }
 
 /** CI mode: only pre-approved operations run; anything that would need a person is denied. */
 export function strict(): ApprovalCallback {
   return () => ({
     approved: false,
+    decidedBy: 'system',
     note: 'Strict mode is on: only pre-approved operations may run, and this one needs approval. Do not retry it; report what you wanted to change instead.',
   });
 }

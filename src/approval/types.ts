@@ -46,6 +46,11 @@ export interface ApprovalDecision {
   approved: boolean;
   /** For a denial: what the model should do differently. For an approval: a remark passed along. */
   note?: string;
+  /**
+   * Who decided: 'user' (the default) or 'system' — a refusal nobody saw, such as
+   * a policy or a terminal UI with no terminal. The model is told which it was.
+   */
+  decidedBy?: 'user' | 'system';
   /** 'session' means the exact call ({ scope: 'call' }). Denials are remembered only if asked. */
   remember?: 'none' | 'session' | RememberScope;
   /**

@@ -23,7 +23,11 @@ export function validateDecision(value: unknown): ApprovalDecision {
       `An approval callback must return an ApprovalDecision object such as { approved: true }, got ${typeName(value)}.`,
     );
   }
-  const { remember, note, overrideArgs } = value as Record<string, unknown>;
+  const { remember, note, overrideArgs, decidedBy } = value as Record<string, unknown>;
+  if (decidedBy !== undefined && decidedBy !== 'user' && decidedBy !== 'system')
+    throw new TypeError(
+      `ApprovalDecision.decidedBy must be 'user' or 'system', got ${JSON.stringify(decidedBy)}.`,
+    );
   const validRemember =
     remember === undefined ||
     remember === 'none' ||

@@ -107,7 +107,7 @@ export function terminalApprover(options: TerminalApproverOptions = {}): Approva
     (options.notice ?? process.stderr).write(
       `sandbox-approval: no terminal to ask the user about ${what.join(' ')}; ${approve ? 'approved by the nonInteractive policy' : 'refused'}.\n`,
     );
-    return approve ? { approved: true } : { approved: false, note: NON_TTY_NOTE };
+    return approve ? { approved: true } : { approved: false, note: NON_TTY_NOTE, decidedBy: 'system' };
   };
 
   return (request) => {

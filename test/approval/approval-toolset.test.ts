@@ -332,3 +332,27 @@ describe('remembered approvals', () => {
     expect(calls).toBe(1);
   });
 });
+
+describe('who refused', () => {
+  it('tells the model a policy or a missing terminal refused, not the user', async () => {
+    const { dir, toolset } = project({ 'a.txt': 'a\n' });
+    const write = { path: '/a.txt', content: 'b\n' };
+    const byPolicy = err(
+      await new ApprovalToolset(toolset, { approve: denyAll('No writes today.') }).callTool(
+        'write_file',
+        write,
+      ),
+    );
+    expect(byPolicy.code).toBe('approval_denied');
+    expect(byPolicy.message).toContain('was refused without asking anyone: No writes today.');
+    expect(byPolicy.message).not.toContain('The user');
+    const byUser = err(
+      await new ApprovalToolset(toolset, { approve: () => ({ approved: false, note: 'not now' }) }).callTool(
+        'write_file',
+        write,
+      ),
+    );
+    expect(byUser.message).toContain('The user denied write_file on /a.txt and said: "not now"');
+    expect(read(dir, 'a.txt')).toBe('a\n');
+  });
+});

@@ -141,7 +141,7 @@ describe('terminalApprover', () => {
     ]) {
       const notice = fakeTty();
       const d = await terminalApprover({ ...io, notice: notice.output })(request);
-      expect(d).toEqual({ approved: false, note: NON_TTY_NOTE });
+      expect(d).toEqual({ approved: false, note: NON_TTY_NOTE, decidedBy: 'system' });
       expect(d.note).toMatch(/^No terminal to ask the user; refused\./);
       expect(notice.text()).toBe(
         'sandbox-approval: no terminal to ask the user about edit_file /a.txt; refused.\n',
