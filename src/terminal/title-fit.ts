@@ -26,7 +26,7 @@ export function cutPathMiddle(path: string, columns: number): string {
 
 /**
  * The title fitted to `columns`: the paths in it are cut in the middle first,
- * down to `…/name` (the file name stays); if that is not enough the details
+ * down to 20 columns or `…/name` (the file name stays); if that is not enough the details
  * after them go, and a title that cannot fit even so has its last name cut to
  * the room left, keeping the name's end (the extension).
  */
@@ -38,7 +38,12 @@ export function fitTitle(r: Pick<Rendered, 'title' | 'paths'>, columns: number):
     if (excess <= 0) break;
     const at = title.indexOf(path);
     if (at < 0) continue;
-    const floor = displayWidth(path.slice(path.lastIndexOf('/'))) + 1;
+    // A short path is kept whole (the details after it go first); a longer one is cut in
+    // the middle down to 20 columns, never below its file name.
+    const floor = Math.max(
+      displayWidth(path.slice(path.lastIndexOf('/'))) + 1,
+      Math.min(displayWidth(path), 20),
+    );
     const cut = cutPathMiddle(
       path,
       Math.max(floor, displayWidth(path) - Math.ceil(excess / (paths.length - i))),
