@@ -39,7 +39,8 @@ export async function startWebDemo(options: WebDemoOptions = {}) {
   async function chat(body: { messages?: UIMessage[] }): Promise<Response> {
     const messages = body.messages ?? [];
     const tools = aiSdkTools(new FileSystemToolset(workspace.sandbox()), {
-      approval: { mode: 'native', deferred },
+      // The history carries what each approval showed: used if the store lost a record.
+      approval: { mode: 'native', deferred: deferred.withHistory(messages) },
     });
     const result = streamText({
       model,
