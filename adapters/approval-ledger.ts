@@ -7,7 +7,7 @@ import {
 import { ApprovalMemory, rememberedDecision } from '../src/approval/approval-memory.js';
 import { type AuditEvent, type AuditSink, fanOut, toolResultEvent } from '../src/approval/audit-events.js';
 import { blockedOutcome } from '../src/approval/blocked-outcome.js';
-import { type CallArguments, captureArguments, copyOfArguments } from '../src/approval/call-arguments.js';
+import { type CallArguments, captureArguments, requestCopy } from '../src/approval/call-arguments.js';
 import type { ApprovalConfig } from '../src/approval/config.js';
 import { ApprovalAborted } from '../src/approval/errors.js';
 import { executeBound } from '../src/approval/execute-bound.js';
@@ -174,7 +174,8 @@ async function decideWithMemory(
   audit(ledger, call, { type: 'approval_requested', ...where });
   let decision: ApprovalDecision;
   try {
-    decision = validateDecision(await approve(request));
+    // The callback gets its own copies; the originals are what is remembered and bound.
+    decision = validateDecision(await approve(requestCopy(request)));
   } catch (error) {
     if (error instanceof ApprovalAborted)
       audit(ledger, call, { type: 'approval_decided', ...where, decision: 'aborted' });
@@ -230,8 +231,8 @@ export async function decidePending(
     toolName: call.toolName,
     toolCallId: call.toolCallId,
     sandboxId,
-    args: copyOfArguments(captured),
-    payload: structuredClone(result.payload),
+    args: captured.value,
+    payload: result.payload,
     description: result.payload.description,
   };
   const decision = await decideWithMemory(approve, request, memory ?? ledger.memory, ledger);

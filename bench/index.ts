@@ -1,5 +1,6 @@
 import { formatFidelityTable, runEditFidelity } from './edit-fidelity/index.js';
 import { benchEditTools } from './edit-tools.js';
+import { benchMcpRoundTrip } from './mcp-bench.js';
 import { formatTable } from './measure.js';
 import {
   benchApprovalOverhead,
@@ -21,6 +22,7 @@ const rows = [
   ...(await benchPayloadDiff(quick ? 2_000 : 20_000, runs)),
   ...(await benchPagerFirstScreen(quick ? 10_000 : 100_000, runs)),
   ...(await benchApprovalOverhead(quick ? 20 : 200)),
+  ...(await benchMcpRoundTrip(quick ? [1_000] : [1_000, 20_000], runs)),
 ];
 console.log(formatTable(rows));
 console.log('');

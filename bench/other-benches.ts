@@ -105,7 +105,7 @@ export async function benchPagerFirstScreen(lines: number, runs: number): Promis
         done();
       },
     });
-    const keys = new KeyReader(input);
+    const keys = new KeyReader(input, { armDelayMs: 0 }); // the bench types its q at once
     keys.open();
     const body = diffLineSource(diff, style, 80);
     const done = runPager({

@@ -72,6 +72,10 @@ try {
   ]);
   writeFileSync(join(full, 'smoke.mjs'), smokeScript(entryPoints));
   run('node', ['smoke.mjs'], full);
+  if (manifest.bin) {
+    writeFileSync(join(full, 'bin.mjs'), binScript());
+    run('node', ['bin.mjs'], full);
+  }
 
   step('type-check a consumer (strict) under NodeNext and Bundler');
   writeFileSync(join(full, 'consumer.ts'), consumerSource());
@@ -155,6 +159,35 @@ const { openAIAgentsTools } = await import('sandbox-approval/openai-agents');
 const agentTools = openAIAgentsTools(tools, { approval: { mode: 'blocking', approve: approveAll() } });
 assert.ok(Array.isArray(agentTools) && agentTools.some((t) => t.name === 'edit_file'));
 console.log('AI SDK tools: ' + Object.keys(aiTools).length + ', OpenAI Agents tools: ' + agentTools.length);
+`;
+}
+
+/** The installed `sandbox-approval mcp` command, spoken to over stdio by the MCP SDK's client. */
+function binScript() {
+  return `
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'consumer-mcp-'));
+writeFileSync(join(dir, 'notes.md'), 'hello from the packed bin\\n');
+const transport = new StdioClientTransport({
+  command: join('node_modules', '.bin', 'sandbox-approval'),
+  args: ['mcp', '--mount', dir + ':/notes:rw', '--approve', 'deny'],
+  stderr: 'pipe',
+});
+const client = new Client({ name: 'package-check', version: '1' });
+await client.connect(transport);
+const { tools } = await client.listTools();
+const read = await client.callTool({ name: 'read_file', arguments: { path: '/notes/notes.md' } });
+assert.match(read.content[0].text, /hello from the packed bin/);
+const write = await client.callTool({ name: 'write_file', arguments: { path: '/notes/x.md', content: 'x' } });
+assert.equal(write.isError, true);
+await client.close();
+console.log('bin sandbox-approval mcp: ' + tools.length + ' tools; read ok; write refused in deny mode');
 `;
 }
 

@@ -11,7 +11,7 @@ import {
   toolResultEvent,
 } from './audit-events.js';
 import { blockedOutcome } from './blocked-outcome.js';
-import { type CallArguments, captureArguments, copyOfArguments } from './call-arguments.js';
+import { type CallArguments, captureArguments, requestCopy } from './call-arguments.js';
 import { type ApprovalConfig, describeCall, genericPayload, needsApprovalFromConfig } from './config.js';
 import { ApprovalAborted } from './errors.js';
 import { executeBound } from './execute-bound.js';
@@ -137,12 +137,11 @@ export class ApprovalToolset<T extends InnerToolset = InnerToolset> {
 
     const payload = result.payload;
     const sandboxId = this.inner.sandbox?.identity;
-    // The callback gets its own copies: whatever it does to them, what runs is the captured call.
     const request: ApprovalRequest = {
       ...base,
       ...(sandboxId ? { sandboxId } : {}),
-      args: copyOfArguments(captured),
-      payload: structuredClone(payload),
+      args,
+      payload,
       description: payload.description,
     };
     const where = { path: payload.path, payloadType: payload.type };
@@ -221,7 +220,8 @@ export class ApprovalToolset<T extends InnerToolset = InnerToolset> {
       onRequested();
       let decision: ApprovalDecision;
       try {
-        decision = validateDecision(await this.approve(request));
+        // The callback gets its own copies: whatever it does to them, what runs (and what is remembered) is the captured call.
+        decision = validateDecision(await this.approve(requestCopy(request)));
       } catch (error) {
         if (error instanceof ApprovalAborted) {
           this.aborts++;

@@ -19,11 +19,6 @@ export function captureArguments(args: unknown): CallArguments {
   return { json: canonicalJson(copy), value: deepFreeze(copy) };
 }
 
-/** A fresh, mutable copy of captured arguments (what an approval callback receives). */
-export function copyOfArguments(captured: CallArguments): unknown {
-  return structuredClone(captured.value);
-}
-
 /** Parses stored canonical JSON back into frozen arguments. */
 export function argumentsFromJson(json: string): CallArguments {
   return json === 'undefined' ? { json, value: undefined } : { json, value: deepFreeze(JSON.parse(json)) };
@@ -35,4 +30,13 @@ function deepFreeze<T>(value: T): T {
     Object.freeze(value);
   }
   return value;
+}
+
+/**
+ * The request as handed to an approval callback: its own copies of the arguments
+ * and payload. Whatever the callback does to them, the layer keeps using its
+ * originals (for what runs, for what is remembered, for the binding).
+ */
+export function requestCopy<R extends { args: unknown; payload: unknown }>(request: R): R {
+  return { ...request, args: structuredClone(request.args), payload: structuredClone(request.payload) };
 }

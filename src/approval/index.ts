@@ -1,3 +1,13 @@
+export {
+  type ApprovalBinding,
+  type BindingCheck,
+  type BindingInput,
+  type BindingOptions,
+  boundContext,
+  createBinding,
+  type ExecutingCall,
+  verifyBinding,
+} from './approval-binding.js';
 export { ApprovalMemory, rememberedDecision } from './approval-memory.js';
 export { ApprovalToolset, type ApprovalToolsetOptions, type InnerToolset } from './approval-toolset.js';
 export {
@@ -8,9 +18,11 @@ export {
   fanOut,
   jsonlAuditLog,
 } from './audit-events.js';
+export { type CallArguments, captureArguments } from './call-arguments.js';
 export { canonicalJson } from './canonical-json.js';
 export { type ApprovalConfig, describeCall, genericPayload, needsApprovalFromConfig } from './config.js';
 export * from './errors.js';
+export { type BoundRunner, executeBound } from './execute-bound.js';
 export * from './payloads.js';
 export { approveAll, denyAll, strict, withMemory } from './policies.js';
 export * from './types.js';

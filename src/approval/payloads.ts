@@ -94,6 +94,16 @@ export const ReadPayloadSchema = z.object({
   fileExists: z.boolean(),
 });
 
+/**
+ * Set when the path named is a symbolic link: the tool acts on the link itself
+ * (as rm, mv and cp -P do), never on the file it points to. `target` is a virtual
+ * path or a phrase such as "outside the sandbox" (never a host path);
+ * `targetAfter` is where the moved or copied link will point from its new place.
+ */
+const symlinkField = {
+  symlink: z.object({ target: z.string(), targetAfter: z.string().optional() }).optional(),
+};
+
 export const DeletePayloadSchema = z.object({
   type: z.literal('delete'),
   ...base,
@@ -102,6 +112,7 @@ export const DeletePayloadSchema = z.object({
   /** First lines of the file being deleted. */
   preview: z.string(),
   previewTruncated: z.boolean(),
+  ...symlinkField,
 });
 
 const transferFields = {
@@ -113,6 +124,7 @@ const transferFields = {
   /** SHA-256 of the destination the user was shown (when it exists). */
   destinationSha256: z.string().nullable().optional(),
   fileBytes: z.number().int(),
+  ...symlinkField,
 };
 
 export const MovePayloadSchema = z.object({ type: z.literal('move'), ...base, ...transferFields });

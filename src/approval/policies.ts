@@ -1,4 +1,5 @@
 import { type ApprovalMemory, rememberedDecision } from './approval-memory.js';
+import { requestCopy } from './call-arguments.js';
 import type { ApprovalCallback, ApprovalDecision } from './types.js';
 import { rememberScopeOf, validateDecision } from './validate-decision.js';
 
@@ -25,7 +26,7 @@ export function withMemory(callback: ApprovalCallback, memory: ApprovalMemory): 
   return async (request) => {
     const hit = memory.lookup(request);
     if (hit) return rememberedDecision(hit);
-    const decision: ApprovalDecision = validateDecision(await callback(request));
+    const decision: ApprovalDecision = validateDecision(await callback(requestCopy(request)));
     const scope = rememberScopeOf(decision);
     if (scope) memory.remember(request, scope, decision.approved, decision.note);
     return decision;

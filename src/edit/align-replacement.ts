@@ -1,4 +1,5 @@
 import { diffArrays } from 'diff';
+import { detectIndentStyle, type IndentStyle } from './indent-style.js';
 import { reindent } from './match-cascade.js';
 import { leadingWhitespace, lineKey, type MatchLevel } from './normalize-line.js';
 import { typographyPlan } from './typography.js';
@@ -26,6 +27,33 @@ function levelKey(line: string, level: MatchLevel): string {
 }
 
 type Token = { side: 'old' | 'new'; i: number };
+type Part = { kind: 'same' | 'added' | 'removed'; count: number };
+
+/** Aligns old lines [o0, o1) with new lines [n0, n1); undefined when the diff ran out of time. */
+function alignSegment(
+  o0: number,
+  o1: number,
+  n0: number,
+  n1: number,
+  same: (i: number, j: number) => boolean,
+): Part[] | undefined {
+  if (o1 === o0 || n1 === n0) {
+    return [
+      ...(o1 > o0 ? [{ kind: 'removed' as const, count: o1 - o0 }] : []),
+      ...(n1 > n0 ? [{ kind: 'added' as const, count: n1 - n0 }] : []),
+    ];
+  }
+  const tokens = (side: Token['side'], from: number, to: number) =>
+    Array.from({ length: to - from }, (_, k): Token => ({ side, i: from + k }));
+  const changes = diffArrays<Token>(tokens('old', o0, o1), tokens('new', n0, n1), {
+    comparator: (a, b) => (a.side === 'old' ? same(a.i, b.i) : same(b.i, a.i)),
+    timeout: ALIGN_TIMEOUT_MS,
+  });
+  return changes?.map((c) => ({
+    kind: c.added ? 'added' : c.removed ? 'removed' : 'same',
+    count: c.count,
+  }));
+}
 
 /**
  * Rebuilds what replaces a matched block. `needle` (the request's old lines) was
@@ -45,40 +73,46 @@ export function rebuildReplacement(
   window: readonly string[],
   replacement: readonly string[],
   level: MatchLevel,
+  /** Pairs (old index, new index) known to be the same line, ascending (a diff's context lines). */
+  fixed: ReadonlyArray<readonly [number, number]> = [],
+  /** The file's indentation style, asked only when the matched lines cannot tell it. */
+  fileStyle: () => IndentStyle | undefined = () => undefined,
 ): RebuildResult {
   const slipped = needle.map((l, i) => l !== window[i]);
   const oldKeys = needle.map((l) => levelKey(l, level));
   const newKeys = replacement.map((l) => levelKey(l, level));
   const same = (i: number, j: number) =>
     needle[i] === replacement[j] || (slipped[i]! && oldKeys[i] === newKeys[j]);
-  const parts = diffArrays<Token>(
-    needle.map((_, i) => ({ side: 'old', i })),
-    replacement.map((_, i) => ({ side: 'new', i })),
-    {
-      comparator: (a, b) => (a.side === 'old' ? same(a.i, b.i) : same(b.i, a.i)),
-      timeout: ALIGN_TIMEOUT_MS,
-    },
-  );
-  if (parts === undefined) {
-    return {
-      ok: false,
-      code: 'invalid_argument',
-      message:
-        'old_string and new_string are too large and too different to tell which lines stay unchanged. Split the edit into smaller ones.',
-    };
+  const parts: Part[] = [];
+  let o = 0;
+  let n = 0;
+  for (const [fo, fn] of [...fixed, [needle.length, replacement.length] as const]) {
+    const segment = alignSegment(o, fo, n, fn, same);
+    if (segment === undefined) {
+      return {
+        ok: false,
+        code: 'invalid_argument',
+        message:
+          'old and new text are too large and too different to tell which lines stay unchanged. Nothing was changed: split the edit into smaller ones.',
+      };
+    }
+    parts.push(...segment);
+    if (fo < needle.length) parts.push({ kind: 'same', count: 1 });
+    o = fo + 1;
+    n = fn + 1;
   }
   const reindentNeeded = needle.some(
     (l, i) => l.trim() !== '' && leadingWhitespace(l) !== leadingWhitespace(window[i] ?? ''),
   );
-  const adjusted = reindentNeeded ? reindent(replacement, needle, window) : [...replacement];
+  const adjusted = reindentNeeded ? reindent(replacement, needle, window, fileStyle) : [...replacement];
   const moved = new MovedLines(needle, window, slipped, oldKeys);
   const freshIdx: number[] = [];
   const out: RebuiltLine[] = [];
   let oi = 0;
   let nj = 0;
   for (const part of parts) {
-    if (part.removed) oi += part.count;
-    else if (part.added) {
+    if (part.kind === 'removed') oi += part.count;
+    else if (part.kind === 'added') {
       for (let k = 0; k < part.count; k++, nj++) {
         const kept = moved.find(replacement[nj]!, newKeys[nj]!);
         if (kept === undefined) {
@@ -139,4 +173,27 @@ class MovedLines {
     if (a !== undefined && b !== undefined && this.window[a] !== this.window[b]) return undefined;
     return a ?? b;
   }
+}
+
+/** Lines looked at on each side of a match to learn the file's indentation style. */
+const STYLE_SAMPLE = 200;
+
+/**
+ * A lazy, memoised guess of the file's indentation style from the lines around
+ * text[from, to) — found by scanning for newlines, so nothing is split unless asked.
+ */
+export function styleNear(text: string, from: number, to: number): () => IndentStyle | undefined {
+  let style: IndentStyle | undefined | null = null;
+  return () => {
+    if (style !== null) return style;
+    let lo = from;
+    for (let k = 0; k < STYLE_SAMPLE && lo > 0; k++) lo = text.lastIndexOf('\n', lo - 2) + 1;
+    let hi = to;
+    for (let k = 0; k < STYLE_SAMPLE && hi < text.length; k++) {
+      const nl = text.indexOf('\n', hi);
+      hi = nl === -1 ? text.length : nl + 1;
+    }
+    style = detectIndentStyle(text.slice(lo, hi).split('\n'));
+    return style;
+  };
 }

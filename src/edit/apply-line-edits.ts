@@ -2,15 +2,24 @@ import type { ErrorCode } from '../sandbox/errors.js';
 import type { LineEditOp } from './line-edit-ops.js';
 import { lineHash } from './line-hash.js';
 import { LineTable } from './line-table.js';
-import { AnchorError, LineIndex, resolveAnchor } from './resolve-anchor.js';
+import {
+  AnchorError,
+  type AnchorRequest,
+  LineIndex,
+  lineCorrection,
+  resolveAnchor,
+} from './resolve-anchor.js';
 import { type EditedRegion, sanityWarnings } from './sanity-check.js';
 import { detectEol, joinLines, type SplitLines, withoutBom } from './text-format.js';
 
 export type SanityMode = 'reject' | 'warn' | 'off';
 
-/** A mistake in the request that was safe to fix (hash-anchored seed). */
+/**
+ * A mistake in the request that was safe to fix (hash-anchored seed): a reversed
+ * range, or an advisory line number the anchor's hash proved wrong.
+ */
 export interface AutoCorrection {
-  type: 'range_order_swapped';
+  type: 'range_order_swapped' | 'line_number_corrected';
   detail: string;
   /** 1-based index of the operation concerned. */
   operation: number;
@@ -46,6 +55,20 @@ function contentLines(content: string): string[] {
   return lines.length > 1 && lines.at(-1) === '' ? lines.slice(0, -1) : lines;
 }
 
+/** Resolves an anchor; a line number given with it that named another line is reported. */
+function resolveReported(
+  index: LineIndex,
+  request: AnchorRequest,
+  snapshot: LineIndex | undefined,
+  n: number,
+  fixes: AutoCorrection[],
+): number {
+  const at = resolveAnchor(index, request, snapshot);
+  const detail = lineCorrection(request, at);
+  if (detail) fixes.push({ type: 'line_number_corrected', detail, operation: n + 1 });
+  return at;
+}
+
 function resolveOp(
   op: LineEditOp,
   n: number,
@@ -54,12 +77,20 @@ function resolveOp(
   fixes: AutoCorrection[],
 ): Splice {
   if (op.op === 'replace_range' || op.op === 'delete_range') {
-    let start = resolveAnchor(
+    let start = resolveReported(
       index,
       { raw: op.start_hash, endpoint: true, field: 'start_hash', ...(op.line ? { line: op.line } : {}) },
       snapshot,
+      n,
+      fixes,
     );
-    let end = resolveAnchor(index, { raw: op.end_hash, endpoint: true, field: 'end_hash' }, snapshot);
+    let end = resolveReported(
+      index,
+      { raw: op.end_hash, endpoint: true, field: 'end_hash' },
+      snapshot,
+      n,
+      fixes,
+    );
     if (start === end) {
       throw new AnchorError(
         'invalid_range_order',
@@ -76,7 +107,7 @@ function resolveOp(
     }
     return { op: n, start, end: end + 1, lines: op.op === 'replace_range' ? contentLines(op.content) : [] };
   }
-  const at = resolveAnchor(
+  const at = resolveReported(
     index,
     {
       raw: op.hash,
@@ -85,6 +116,8 @@ function resolveOp(
       ...(op.line ? { line: op.line } : {}),
     },
     snapshot,
+    n,
+    fixes,
   );
   switch (op.op) {
     case 'replace_line':

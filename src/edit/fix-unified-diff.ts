@@ -1,8 +1,9 @@
 import { applyPatch } from 'diff';
+import { rebuildReplacement, styleNear } from './align-replacement.js';
 import { boundedUnifiedDiff, shiftHunkHeaders } from './bounded-diff.js';
 import { closestRegion } from './closest-region.js';
 import { LineTable } from './line-table.js';
-import { type BlockLocation, locateBlock, locateExact, reindent } from './match-cascade.js';
+import { type BlockLocation, locateBlock, locateExact } from './match-cascade.js';
 import { MATCH_LEVELS, type MatchLevel } from './normalize-line.js';
 import { type HunkLine, type LooseHunk, parseLooseDiff } from './parse-unified-diff.js';
 import { detectEol, joinLines, type SplitLines, withoutBom } from './text-format.js';
@@ -118,7 +119,10 @@ export function fixUnifiedDiff(
   const to = Math.min(table.count, placements.at(-1)!.end + margin);
   const window = table.split(from, to);
   const eol = detectEol(body);
-  for (const p of [...placements].reverse()) applyPlacement(window, p, from, eol);
+  for (const p of [...placements].reverse()) {
+    const refused = applyPlacement(window, p, from, eol, table);
+    if (refused) return fail(p.hunk.index, 'unclear_change', `${refused.message}`);
+  }
   const oldSlice = body.slice(table.offset(from), table.offset(to));
   const expected = joinLines(window);
   const corrected = boundedUnifiedDiff(oldSlice, expected, {
@@ -158,35 +162,60 @@ export function fixUnifiedDiff(
 }
 
 /**
- * Applies one placed hunk to the window (whose line 0 is file line `offset`),
- * keeping each untouched line's own text and terminator.
+ * Applies one placed hunk to the window (whose line 0 is file line `offset`).
+ * Context lines — and any line the hunk removes and adds back unchanged — are
+ * the file's own lines and terminators; only added lines take the hunk's text
+ * (see rebuildReplacement). Undefined, with nothing changed, when that refuses.
  */
-function applyPlacement(window: SplitLines, p: Placement, offset: number, eol: string): void {
+function applyPlacement(
+  window: SplitLines,
+  p: Placement,
+  offset: number,
+  eol: string,
+  table: LineTable,
+): { ok: false; message: string } | undefined {
   const start = p.start - offset;
   const end = p.end - offset;
   const matched = window.lines.slice(start, end);
-  const oldSide = p.lines.filter((l) => l.kind !== '+').map((l) => l.text);
-  const added = p.lines.filter((l) => l.kind === '+').map((l) => l.text);
-  const fixedAdded =
-    p.level === 'exact' || p.level === 'trailing_whitespace' ? added : reindent(added, oldSide, matched);
-  const newLines: string[] = [];
-  let w = 0;
-  let a = 0;
+  const terms = window.terminators.slice(start, end);
+  const oldSide: string[] = [];
+  const newSide: string[] = [];
+  const context: Array<[number, number]> = [];
   for (const line of p.lines) {
-    if (line.kind === ' ') newLines.push(matched[w++]!);
-    else if (line.kind === '-') w++;
-    else newLines.push(fixedAdded[a++]!);
+    if (line.kind === ' ') context.push([oldSide.length, newSide.length]);
+    if (line.kind !== '+') oldSide.push(line.text);
+    if (line.kind !== '-') newSide.push(line.text);
   }
-  // New lines take the file's line ending; the last one keeps the terminator the match ended with.
-  const tail = end > start ? window.terminators[end - 1]! : eol;
-  const terms = newLines.map((_, i) => (i === newLines.length - 1 ? tail : eol));
+  const rebuilt = rebuildReplacement(
+    oldSide,
+    matched,
+    newSide,
+    p.level,
+    context,
+    styleNear(table.text, table.offset(p.start), table.offset(p.end)),
+  );
+  if (!rebuilt.ok) return { ok: false, message: `Hunk ${p.hunk.index}: ${rebuilt.message}` };
+  const newLines = rebuilt.lines.map((l) => l.text);
+  // Kept lines keep their own ending, new ones take the file's; a hunk that ended the file
+  // without a final newline still does.
+  const tail = end > start ? terms.at(-1)! : eol;
+  const newTerms = rebuilt.lines.map((l, i) =>
+    i === newLines.length - 1 && tail === ''
+      ? ''
+      : l.from === undefined || terms[l.from] === ''
+        ? eol
+        : terms[l.from]!,
+  );
+  // Deleting the last lines of a file without a final newline: the new last line has none either.
+  if (newLines.length === 0 && tail === '' && start > 0) window.terminators[start - 1] = '';
   if (end === start && start === window.lines.length && start > 0 && window.terminators[start - 1] === '') {
     // Appending after a last line that had no newline: it gets one, the new last line does not.
     window.terminators[start - 1] = eol;
-    if (terms.length > 0) terms[terms.length - 1] = '';
+    if (newTerms.length > 0) newTerms[newTerms.length - 1] = '';
   }
   window.lines.splice(start, end - start, ...newLines);
-  window.terminators.splice(start, end - start, ...terms);
+  window.terminators.splice(start, end - start, ...newTerms);
+  return undefined;
 }
 
 function placeHunk(file: FileLines, hunk: LooseHunk, cursor: number): Placement | { error: FixDiffResult } {

@@ -16,7 +16,11 @@ const line = z
   .min(1)
   .optional()
   .describe('Advisory line number from your read (the hash decides).');
-const content = z.string().describe('New text; may span several lines.');
+const content = z
+  .string()
+  .describe(
+    'New text; may span several lines. A trailing newline ends the last line; a final blank line is "\\n\\n".',
+  );
 
 // `.strict()` makes mixing single-anchor and range fields (e.g. start_hash on replace_line) a validation error.
 export const LineEditOpSchema = z.discriminatedUnion('op', [

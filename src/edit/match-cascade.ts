@@ -1,3 +1,4 @@
+import type { IndentStyle } from './indent-style.js';
 import type { LineTable } from './line-table.js';
 import { leadingWhitespace, lineKey, MATCH_LEVELS, type MatchLevel } from './normalize-line.js';
 
@@ -89,6 +90,31 @@ function stepWidth(lines: readonly string[], base: string): number {
 }
 
 /**
+ * File columns per request column when the request indents with tabs and the file
+ * with spaces, or the other way round. Measured, best first, on the matched pairs
+ * (their indentation steps, then their base indentations, which are the same
+ * lines); else from the request's own steps and the file's style (tab = 1 column).
+ */
+function styleRatio(
+  needle: readonly string[],
+  window: readonly string[],
+  replacement: readonly string[],
+  fromBase: string,
+  toBase: string,
+  fileStyle: () => IndentStyle | undefined,
+): number {
+  const fromStep = stepWidth(needle, fromBase);
+  const toStep = stepWidth(window, toBase);
+  if (fromStep > 0 && toStep > 0) return toStep / fromStep;
+  if (width(fromBase) > 0 && width(toBase) > 0) return width(toBase) / width(fromBase);
+  const fromTabs = usesTabs([...needle, ...replacement]);
+  const fromUnit = fromTabs ? 1 : stepWidth([...needle, ...replacement], fromBase) || 4;
+  const style = fileStyle();
+  const toUnit = !fromTabs ? 1 : style && !style.tabs ? style.unit : 4;
+  return toUnit / fromUnit;
+}
+
+/**
  * Re-indents replacement lines written against `needle` so they sit where the
  * matched `window` of the file sits. Same style (spaces/spaces, tabs/tabs): shift
  * by the column difference of the two bases. Different styles: convert through
@@ -98,15 +124,18 @@ export function reindent(
   replacement: readonly string[],
   needle: readonly string[],
   window: readonly string[],
+  /** The file's style, for what the window cannot tell (no indented line, or one level only). */
+  fileStyle: () => IndentStyle | undefined = () => undefined,
 ): string[] {
   const fromBase = baseIndent(needle);
   const toBase = baseIndent(window);
   const fromTabs = usesTabs([...needle, ...replacement]);
-  const toTabs = usesTabs(window);
-  // The matched needle and window are the same lines, so their step widths correspond.
-  const fromUnit =
-    stepWidth(needle, fromBase) || stepWidth([...needle, ...replacement], fromBase) || (fromTabs ? 1 : 4);
-  const toUnit = stepWidth(window, toBase) || (toTabs ? 1 : 4);
+  const windowIndented = window.some((l) => l.trim() !== '' && leadingWhitespace(l) !== '');
+  const style = windowIndented ? undefined : fileStyle();
+  // A file with no indented line at all shows no style: the request's own is the best guess.
+  const toTabs = windowIndented ? usesTabs(window) : (style?.tabs ?? fromTabs);
+  const ratio =
+    fromTabs === toTabs ? 1 : styleRatio(needle, window, replacement, fromBase, toBase, fileStyle);
   const unitChar = toTabs ? '\t' : ' ';
   // Needle and window are matched line by line: an indentation the needle uses maps to the window's exactly.
   const seen = new Map<string, string>();
@@ -121,11 +150,7 @@ export function reindent(
     const body = line.slice(ws.length);
     const known = seen.get(ws);
     if (known !== undefined) return known + body;
-    if (fromTabs === toTabs) {
-      const columns = width(ws) - width(fromBase) + width(toBase);
-      return unitChar.repeat(Math.max(0, columns)) + body;
-    }
-    const steps = Math.round((width(ws) - width(fromBase)) / fromUnit);
-    return unitChar.repeat(Math.max(0, width(toBase) + steps * toUnit)) + body;
+    const columns = Math.round((width(ws) - width(fromBase)) * ratio) + width(toBase);
+    return unitChar.repeat(Math.max(0, columns)) + body;
   });
 }

@@ -1,5 +1,5 @@
 import type { ErrorCode } from '../sandbox/errors.js';
-import { rebuildReplacement } from './align-replacement.js';
+import { rebuildReplacement, styleNear } from './align-replacement.js';
 import type { KnownShared } from './bounded-diff.js';
 import { closestRegion } from './closest-region.js';
 import { LineTable } from './line-table.js';
@@ -74,33 +74,48 @@ function nonOverlapping(offsets: readonly number[], length: number): number[] {
  * Exact hits that are whole lines — up to the line's own indentation before and
  * trailing whitespace after — become line blocks, so they follow the line rules
  * (unchanged lines keep the file's bytes, added lines are re-indented, deleting
- * removes the lines). Undefined when any hit sits inside a line (a substring edit)
- * or old and new disagree about ending with a newline.
+ * removes the lines, a final newline ends the last line rather than adding an
+ * empty one). Returns each hit's lines as a character span [from, to) (line
+ * terminators included); undefined when any hit sits inside a line: a substring edit.
  */
-function wholeLineBlocks(
-  table: LineTable,
+function wholeLineSpans(
+  body: string,
   offsets: readonly number[],
   oldText: string,
-  request: ReplaceRequest,
-): BlockMatch[] | undefined {
-  const endsNl = (s: string) => s.endsWith('\n');
-  if (request.newString !== '' && endsNl(request.oldString) !== endsNl(request.newString)) return undefined;
-  const { text } = table;
-  const blocks: BlockMatch[] = [];
+): Array<{ from: number; to: number }> | undefined {
+  const blank = (from: number, to: number) => /^[ \t]*$/.test(body.slice(from, to));
+  const spans: Array<{ from: number; to: number }> = [];
   for (const o of offsets) {
-    const start = table.lineAt(o);
-    if (!/^[ \t]*$/.test(text.slice(table.offset(start), o))) return undefined;
+    const from = body.lastIndexOf('\n', o - 1) + 1;
+    if (!blank(from, o)) return undefined;
     const end = o + oldText.length;
-    if (endsNl(oldText)) {
-      blocks.push({ start, end: end >= text.length ? table.count : table.lineAt(end) });
+    if (oldText.endsWith('\n')) {
+      spans.push({ from, to: end });
       continue;
     }
-    const last = table.lineAt(end);
-    const rest = text.slice(end, table.offset(last) + table.line(last).length);
-    if (!/^[ \t]*$/.test(rest)) return undefined;
-    blocks.push({ start, end: last + 1 });
+    const nl = body.indexOf('\n', end);
+    const contentEnd = nl === -1 ? body.length : body.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
+    if (contentEnd < end || !blank(end, contentEnd)) return undefined;
+    spans.push({ from, to: nl === -1 ? body.length : nl + 1 });
   }
-  return blocks;
+  return spans;
+}
+
+/** Part of the file split into a line table: `table` holds the body from `offset`, from line `firstLine` on. */
+interface Region {
+  table: LineTable;
+  offset: number;
+  firstLine: number;
+}
+
+/** The region from the line before the first span to the end of the last, and each span's lines in it. */
+function spanRegion(body: string, spans: ReadonlyArray<{ from: number; to: number }>, firstLine: number) {
+  const first = spans[0]!.from;
+  const offset = first === 0 ? 0 : body.lastIndexOf('\n', first - 2) + 1;
+  const table = new LineTable(body.slice(offset, spans.at(-1)!.to));
+  const lineOf = (at: number) => (at - offset >= table.text.length ? table.count : table.lineAt(at - offset));
+  const blocks = spans.map((s) => ({ start: lineOf(s.from), end: lineOf(s.to) }));
+  return { region: { table, offset, firstLine: firstLine - blocks[0]!.start }, blocks };
 }
 
 /**
@@ -128,15 +143,18 @@ export function replaceInText(text: string, request: ReplaceRequest): ReplaceRes
   const eol = detectEol(body);
   const oldText = toFileEol(request.oldString, eol);
   const newText = toFileEol(request.newString, eol);
-  const table = new LineTable(body);
-
   const offsets = allOffsets(body, oldText);
   if (offsets.length > 0) {
     const lines = lineNumbersAt(body, offsets);
     if (offsets.length > 1 && !request.replaceAll) return notUnique(offsets.length, lines, 'exact');
     const chosen = nonOverlapping(offsets, oldText.length);
-    const blocks = wholeLineBlocks(table, chosen, oldText, request);
-    if (blocks) return replaceBlocks(table, restore, bom, blocks, request, 'exact', eol);
+    const spans = wholeLineSpans(body, chosen, oldText);
+    if (spans) {
+      // Only the lines around the hits are split into a table: the file can be large.
+      // The first hit is always chosen: its line number is lines[0].
+      const { region, blocks } = spanRegion(body, spans, lines[0]! - 1);
+      return replaceBlocks(body, region, restore, bom, blocks, request, 'exact', eol);
+    }
     // Substring edits: replace left to right; slicing keeps `$&` etc. literal.
     let out = '';
     let last = 0;
@@ -158,6 +176,7 @@ export function replaceInText(text: string, request: ReplaceRequest): ReplaceRes
       unchanged: { head: bom + chosen[0]!, tail: body.length - last },
     };
   }
+  const table = new LineTable(body);
   const fileLines = table.split(0, table.count).lines;
   const needle = requestLines(request.oldString);
   const found = locateBlock(fileLines, needle, {
@@ -168,7 +187,8 @@ export function replaceInText(text: string, request: ReplaceRequest): ReplaceRes
   if (found.matches.length > 1 && !request.replaceAll)
     return notUnique(found.matches.length, lines, found.level);
   const chosen = found.matches.filter((m, i, all) => i === 0 || m.start >= all[i - 1]!.end);
-  return replaceBlocks(table, restore, bom, chosen, request, found.level, eol);
+  const region = { table, offset: 0, firstLine: 0 };
+  return replaceBlocks(body, region, restore, bom, chosen, request, found.level, eol);
 }
 
 /** A request string as lines (LF; a final newline ends the last line rather than adding one). */
@@ -177,11 +197,13 @@ function requestLines(s: string): string[] {
 }
 
 /**
- * Replaces whole-line blocks (ascending, non-overlapping) of the file. Only the
- * lines from the first block to the last are split; the rest is copied as text.
+ * Replaces whole-line blocks (ascending, non-overlapping; lines of the region's
+ * table) of the file. Only the lines from the first block to the last are split;
+ * the rest is copied as text.
  */
 function replaceBlocks(
-  table: LineTable,
+  body: string,
+  region: Region,
   restore: (b: string) => string,
   bom: number,
   blocks: readonly BlockMatch[],
@@ -189,7 +211,7 @@ function replaceBlocks(
   level: MatchLevel,
   eol: '\n' | '\r\n',
 ): ReplaceResult {
-  const body = table.text;
+  const { table } = region;
   const needle = requestLines(request.oldString);
   const replacement = request.newString === '' ? [] : requestLines(request.newString);
   // One line before the first block: deleting the last lines may move the "no final newline" onto it.
@@ -201,7 +223,14 @@ function replaceBlocks(
     const start = m.start - from;
     const end = m.end - from;
     const window = split.lines.slice(start, end);
-    const rebuilt = rebuildReplacement(needle, window, replacement, level);
+    const rebuilt = rebuildReplacement(
+      needle,
+      window,
+      replacement,
+      level,
+      [],
+      styleNear(body, region.offset + table.offset(m.start), region.offset + table.offset(m.end)),
+    );
     if (!rebuilt.ok) return rebuilt;
     const terms = split.terminators.slice(start, end);
     const tail = terms.at(-1)!;
@@ -220,16 +249,16 @@ function replaceBlocks(
     split.terminators.splice(start, end - start, ...newTerms);
     maxSpan = Math.max(maxSpan, end - start, newLines.length);
   }
-  const head = table.offset(from);
-  const rest = table.offset(to);
+  const head = region.offset + table.offset(from);
+  const rest = region.offset + table.offset(to);
   const edited = joinLines(split);
   return {
     ok: true,
     newText: restore(body.slice(0, head) + edited + body.slice(rest)),
     replacements: blocks.length,
     matchLevel: level,
-    matchLines: blocks.map((m) => m.start + 1),
-    firstChangedLine: blocks[0]!.start + 1,
+    matchLines: blocks.map((m) => region.firstLine + m.start + 1),
+    firstChangedLine: region.firstLine + blocks[0]!.start + 1,
     linesChanged: maxSpan * blocks.length,
     unchanged: { head: bom + head, tail: body.length - rest },
   };

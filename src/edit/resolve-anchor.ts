@@ -48,6 +48,11 @@ export class LineIndex {
     for (let i = 0; i < full.length; i++) if (full[i]! >>> shift === wanted) out.push(i);
     return out;
   }
+  /** Whether line i's hash starts with `prefix` (4-8 lowercase hex chars). */
+  matchesAt(i: number, prefix: string): boolean {
+    if (i < 0 || i >= this.count) return false;
+    return this.full[i]! >>> (32 - 4 * prefix.length) === Number.parseInt(prefix, 16);
+  }
   contextMatches(hash: string, among?: readonly number[]): number[] {
     const pool = among ?? Array.from({ length: this.count }, (_, i) => i);
     return pool.filter((i) => contextHash(this.table, i, hash.length).startsWith(hash));
@@ -82,10 +87,31 @@ export function neighbourAnchors(index: LineIndex, at: number, each = 3): string
 }
 
 /**
- * Resolves one anchor to a 0-based line of the CURRENT file. Ladder: the hash
- * prefix (6 or 8 chars), then the context hash (previous and next non-empty
- * lines) from the snapshot the model read. A line that moved since the read is
- * followed only when its context still agrees; otherwise the anchor is stale.
+ * In a file still exactly as the hashed read returned it, the anchor names the
+ * line the model was shown: a LINE#HASH (or `line`) whose line has that hash is
+ * that line, whatever it holds (blank, "}", a duplicate); a hash held by one line
+ * only is that line, whatever line number came with it. Undefined otherwise.
+ */
+function confirmedUnchanged(index: LineIndex, hash: string, request: AnchorRequest, fromAnchor?: number) {
+  const numbers = [fromAnchor, request.line].filter((n): n is number => n !== undefined);
+  const candidates = index.candidates(hash);
+  for (const n of numbers) {
+    if (!index.matchesAt(n - 1, hash)) continue;
+    // An occurrence that names another line contradicts the number: left to the full ladder.
+    if (request.occurrence === undefined || candidates[request.occurrence - 1] === n - 1) return n - 1;
+  }
+  if (candidates.length === 1 && (request.occurrence ?? 1) === 1) return candidates[0];
+  return undefined;
+}
+
+/**
+ * Resolves one anchor to a 0-based line of the CURRENT file. When the file is
+ * unchanged since the hashed read (`snapshot` is `index`), the anchor is exact
+ * (confirmedUnchanged). Otherwise the ladder: the hash prefix (6 or 8 chars),
+ * then the context hash (previous and next non-empty lines) from the snapshot
+ * the model read. A line that moved since the read is followed only when its
+ * context still agrees; otherwise the anchor is stale; low-entropy and repeated
+ * lines must be confirmed by their line number.
  */
 export function resolveAnchor(
   index: LineIndex,
@@ -99,6 +125,10 @@ export function resolveAnchor(
       'invalid_argument',
       `"${request.raw}" is not a line anchor; use the LINE#HASH shown by read_file(hashes: true).`,
     );
+  }
+  if (snapshot === index) {
+    const exact = confirmedUnchanged(index, hash, request, lineFromAnchor);
+    if (exact !== undefined) return exact;
   }
   let candidates = index.candidates(hash);
   if (candidates.length === 0) {
@@ -190,4 +220,12 @@ function checkEntropy(
     `Anchor ${request.raw} points at line ${at + 1} ("${line.trim() || '(blank)'}"), which is too generic to be a safe anchor. Use a distinctive neighbouring line instead (e.g. ${neighbourAnchors(index, at).slice(0, 2).join(' or ') || 'a replace_range around it'}).`,
     { line: at + 1, content: line, neighbor_anchors: neighbourAnchors(index, at) },
   );
+}
+
+/** What to report when the line numbers given with an anchor all name another line than `at`. */
+export function lineCorrection(request: AnchorRequest, at: number): string | undefined {
+  const given = [parseAnchor(request.raw).line, request.line].filter((l): l is number => l !== undefined);
+  if (given.length === 0 || given.includes(at + 1)) return undefined;
+  const line = request.line !== undefined ? ` (line ${request.line})` : '';
+  return `${request.field ?? 'hash'} ${request.raw}${line}: the hash is at line ${at + 1}, so that line was used.`;
 }

@@ -26,6 +26,8 @@ import {
 } from './fallback-approval.js';
 import { McpToolset } from './mcp-toolset.js';
 import type { PayloadTextOptions } from './payload-text.js';
+import { keepAlive } from './progress-keepalive.js';
+import { toolAnnotations } from './tool-annotations.js';
 import { toCallToolResult } from './tool-result.js';
 
 export interface McpApprovalOptions {
@@ -56,9 +58,17 @@ export interface McpServerOptions {
   tools?: readonly string[];
   name?: string;
   version?: string;
+  /**
+   * While a call runs (mostly: while the person decides), a `notifications/progress` is sent this often when
+   * the client asked for progress, so clients that reset their timeout on progress keep waiting (default 10 s).
+   */
+  progressIntervalMs?: number;
+  /** Where unexpected errors are logged in full (default: stderr; stdout is the protocol). */
+  log?: (line: string) => void;
 }
 
 const DEFAULT_ELICITATION_TIMEOUT_MS = 30 * 60_000;
+const DEFAULT_PROGRESS_INTERVAL_MS = 10_000;
 
 /**
  * An MCP server (official SDK, low-level `Server`) over a FileSystemToolset: the
@@ -91,6 +101,7 @@ export function createMcpServer(toolset: FileSystemToolset, options: McpServerOp
         : denyFallback());
   const policy = approval.policy ? compilePolicy(approval.policy) : undefined;
   const signals = new Map<string, AbortSignal>();
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
 
   const elicit = async (request: Parameters<ApprovalCallback>[0]): Promise<ApprovalDecision> => {
     const signal = request.toolCallId ? signals.get(request.toolCallId) : undefined;
@@ -130,6 +141,7 @@ export function createMcpServer(toolset: FileSystemToolset, options: McpServerOp
       name: t.name,
       description: t.description,
       inputSchema: inputJsonSchema(t.inputSchema),
+      annotations: toolAnnotations(t.name),
     }));
     return { tools: listed };
   });
@@ -138,9 +150,12 @@ export function createMcpServer(toolset: FileSystemToolset, options: McpServerOp
     const { name, arguments: args } = req.params;
     const toolCallId = `mcp-${String(extra.requestId)}`;
     signals.set(toolCallId, extra.signal);
+    const stopProgress = keepAlive(extra, options.progressIntervalMs ?? DEFAULT_PROGRESS_INTERVAL_MS);
     try {
-      return toCallToolResult(name, await runGuarded(() => gated.callTool(name, args ?? {}, { toolCallId })));
+      const outcome = await runGuarded(() => gated.callTool(name, args ?? {}, { toolCallId }), log);
+      return toCallToolResult(name, outcome);
     } finally {
+      stopProgress();
       signals.delete(toolCallId);
     }
   });
@@ -149,7 +164,10 @@ export function createMcpServer(toolset: FileSystemToolset, options: McpServerOp
 }
 
 /** The approval layer throws for a refusal on the server's behalf or a quit at the terminal: both become results. */
-async function runGuarded(call: () => Promise<ToolOutcome>): Promise<ToolOutcome> {
+async function runGuarded(
+  call: () => Promise<ToolOutcome>,
+  log: (line: string) => void,
+): Promise<ToolOutcome> {
   try {
     return await call();
   } catch (error) {
@@ -165,10 +183,17 @@ async function runGuarded(call: () => Promise<ToolOutcome>): Promise<ToolOutcome
         },
       };
     }
-    const why = error instanceof Error ? error.message : String(error);
+    // In full for the operator only: an unexpected error's message may name host paths.
+    log(
+      `sandbox-approval: unexpected error in a tool call: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+    );
     return {
       ok: false,
-      error: { code: 'io_error', message: `The call failed unexpectedly (${why}); nothing was changed.` },
+      error: {
+        code: 'io_error',
+        message:
+          'The call failed unexpectedly (see the server log); nothing was changed. Try again or tell the user.',
+      },
     };
   }
 }

@@ -22,45 +22,61 @@ const REMEMBER: Partial<Record<ElicitationChoice, RememberScopeName>> = {
 export const CANCELLED_NOTE =
   'The user dismissed the approval request without answering, so nothing was changed. Do not retry unchanged; ask the user how to proceed.';
 
-function choiceTitles(request: ApprovalRequest): Record<ElicitationChoice, string> {
-  const { toolName, payload } = request;
-  return {
-    approve: 'Approve',
-    approve_file: `Approve, and allow ${toolName} on ${payload.path || 'this file'} for this session`,
-    approve_mount: `Approve, and allow ${toolName} anywhere under ${payload.mount || 'this mount'} for this session`,
-    approve_tool: `Approve, and allow ${toolName} everywhere for this session`,
-    deny: 'Deny',
-  };
-}
+const CHOICE_TITLES: Record<ElicitationChoice, string> = {
+  approve: 'Approve',
+  approve_file: 'Approve, and allow this tool on this file for the session',
+  approve_mount: 'Approve, and allow this tool anywhere under this mount for the session',
+  approve_tool: 'Approve, and allow this tool everywhere for the session',
+  deny: 'Deny',
+};
+
+/**
+ * One schema object for every request: the SDK validates each answer against
+ * it with Ajv, which compiles (~10 ms) and caches per schema object, so a fresh
+ * object per request would cost that every time and grow the cache forever.
+ * What differs per request (file, mount, tool) is in the message.
+ */
+const REQUESTED_SCHEMA: ElicitRequestFormParams['requestedSchema'] = Object.freeze({
+  type: 'object',
+  properties: {
+    decision: {
+      type: 'string',
+      title: 'Decision',
+      description: 'Approve (optionally remembering it for this session) or deny.',
+      oneOf: ELICITATION_CHOICES.map((c) => ({ const: c, title: CHOICE_TITLES[c] })),
+      default: 'approve',
+    },
+    note: {
+      type: 'string',
+      title: 'Note',
+      description: 'Optional: tell the agent why, or what to do instead (sent to the model).',
+      maxLength: 2000,
+    },
+  },
+  required: ['decision'],
+}) as ElicitRequestFormParams['requestedSchema'];
 
 /** The `elicitation/create` parameters for one approval request: the rendered payload and the decision form. */
 export function approvalElicitation(
   request: ApprovalRequest,
   options: PayloadTextOptions = {},
 ): ElicitRequestFormParams {
-  const titles = choiceTitles(request);
+  const { toolName, payload } = request;
+  const scopes = [
+    payload.path ? `this file = ${payload.path}` : '',
+    payload.mount ? `this mount = ${payload.mount}` : '',
+    `this tool = ${toolName}`,
+  ].filter((x) => x !== '');
   return {
     mode: 'form',
-    message: `Approve this ${request.toolName} call?\n\n${payloadText(request, options)}`,
-    requestedSchema: {
-      type: 'object',
-      properties: {
-        decision: {
-          type: 'string',
-          title: 'Decision',
-          description: 'Approve (optionally remembering it for this session) or deny.',
-          oneOf: ELICITATION_CHOICES.map((c) => ({ const: c, title: titles[c] })),
-          default: 'approve',
-        },
-        note: {
-          type: 'string',
-          title: 'Note',
-          description: 'Optional: tell the agent why, or what to do instead (sent to the model).',
-          maxLength: 2000,
-        },
-      },
-      required: ['decision'],
-    },
+    message: [
+      `Approve this ${toolName} call?`,
+      '',
+      payloadText(request, options),
+      '',
+      `(Remember choices: ${scopes.join(', ')}.)`,
+    ].join('\n'),
+    requestedSchema: REQUESTED_SCHEMA,
   };
 }
 

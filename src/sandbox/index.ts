@@ -15,3 +15,4 @@ export {
   Sandbox,
   type SandboxOptions,
 } from './sandbox.js';
+export { linkSha256, linkTarget, OUTSIDE_THE_SANDBOX, type ResolvedLink, resolveLink } from './symlink.js';

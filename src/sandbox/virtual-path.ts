@@ -1,16 +1,18 @@
+import { codePointLabel, findInvisible } from '../text/invisible-chars.js';
 import { InvalidArgumentError } from './errors.js';
 
 /** Linux limits: NAME_MAX per segment and PATH_MAX for the whole path, in bytes. */
 export const MAX_SEGMENT_BYTES = 255;
 export const MAX_PATH_BYTES = 4096;
 
-// Characters that are never legitimate in a model-supplied path: C0/C1 controls, DEL,
-// bidi overrides/isolates, zero-width characters and line separators. They enable
-// display spoofing (a path that renders as another) and have no honest use here.
-const FORBIDDEN_CHARS = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]/u;
-
-function describeChar(ch: string): string {
-  return `U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+/**
+ * A character that is never legitimate in a model-supplied path: the shared
+ * visibility rule (controls, zero-width, bidi, tags, variation selectors,
+ * fillers, look-alike spaces; see text/invisible-chars) plus the tab. They
+ * enable display spoofing (a path that renders as another) and have no honest use here.
+ */
+function forbiddenChar(path: string): string | undefined {
+  return findInvisible(path)?.char ?? (path.includes('\t') ? '\t' : undefined);
 }
 
 /**
@@ -36,10 +38,10 @@ export function splitVirtualPath(input: unknown): string[] {
       'path contains a backslash; virtual paths use forward slashes, e.g. "/src/lib/util.ts".',
     );
   }
-  const bad = FORBIDDEN_CHARS.exec(input);
-  if (bad) {
+  const bad = forbiddenChar(input);
+  if (bad !== undefined) {
     throw new InvalidArgumentError(
-      `path contains the control or invisible character ${describeChar(bad[0])}; paths must be plain text.`,
+      `path contains the control or invisible character ${codePointLabel(bad)}; paths must be plain text.`,
     );
   }
   if (Buffer.byteLength(input, 'utf8') > MAX_PATH_BYTES) {

@@ -1,4 +1,5 @@
 import { diffWordsWithSpace } from 'diff';
+import { displayWidth } from '../text/display-width.js';
 import { longLinePair } from './long-line-pair.js';
 import { fitWidth, sanitizeLine, shiftLeft } from './sanitize.js';
 import { type Style, visibleLength } from './style.js';
@@ -240,10 +241,12 @@ export function diffLineSource(unifiedDiff: string, style: Style, width: number)
     const m = HUNK_HEADER.exec(unifiedDiff.slice(starts[hunkRow]!, ends[hunkRow]!));
     return Number(m?.[1] ?? 0);
   }
+  // Changed rows show whitespace (→ tab, · trailing space): a whitespace-only change stays visible.
+  const changed = (t: string) => sanitizeLine(t, 4, true);
   const rowText = (row: number) => unifiedDiff.slice(starts[row]!, ends[row]!);
   const no = (n: number) => (n < 0 ? ' '.repeat(numWidth) : String(n).padStart(numWidth));
   const gutter = (row: number) => style.dim(`${no(oldNos[row]!)} ${no(newNos[row]!)} `);
-  const fits = (t: string) => [...t].length <= textWidth;
+  const fits = (t: string) => displayWidth(t) <= textWidth;
   const render = (slot: number, shift: number): string => {
     if (slot < 0) return style.dim(`${' '.repeat(numWidth)} ⋯ ${-slot} unchanged lines ⋯`);
     const kind = kinds[slot];
@@ -251,8 +254,8 @@ export function diffLineSource(unifiedDiff: string, style: Style, width: number)
     if (kind === NOTE) return style.dim(fitWidth(sanitizeLine(rowText(slot)), width));
     const other = shift === 0 ? partnerOf(kinds, count, slot) : undefined;
     if (other !== undefined) {
-      const mine = sanitizeLine(rowText(slot));
-      const theirs = sanitizeLine(rowText(other));
+      const mine = changed(rowText(slot));
+      const theirs = changed(rowText(other));
       const [oldText, newText] = kind === DEL ? [mine, theirs] : [theirs, mine];
       // Short pairs get word highlights; long ones are cut to a window around the change.
       const pair =
@@ -264,7 +267,8 @@ export function diffLineSource(unifiedDiff: string, style: Style, width: number)
       if (marked !== undefined && visibleLength(marked) <= textWidth)
         return gutter(slot) + (kind === DEL ? style.red('-') : style.green('+')) + marked;
     }
-    const text = fitWidth(shiftLeft(sanitizeLine(rowText(slot)), shift), textWidth);
+    const line = kind === CONTEXT ? sanitizeLine(rowText(slot)) : changed(rowText(slot));
+    const text = fitWidth(shiftLeft(line, shift), textWidth);
     if (kind === ADD) return gutter(slot) + style.green(`+${text}`);
     if (kind === DEL) return gutter(slot) + style.red(`-${text}`);
     return `${gutter(slot)} ${text}`;

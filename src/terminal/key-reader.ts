@@ -1,3 +1,8 @@
+import { InputDecoder, type InputEvent, type Paste } from './input-decoder.js';
+
+export { parseKeys } from './key-parse.js';
+export type { InputEvent, Paste };
+
 /** Input stream as the UI needs it (process.stdin, or an injected stream in tests). */
 export interface KeyInput extends NodeJS.EventEmitter {
   isTTY?: boolean;
@@ -6,105 +11,148 @@ export interface KeyInput extends NodeJS.EventEmitter {
   pause(): unknown;
 }
 
-const SEQUENCES: Record<string, string> = {
-  '\u001b[A': 'up',
-  '\u001b[B': 'down',
-  '\u001b[C': 'right',
-  '\u001b[D': 'left',
-  '\u001b[5~': 'pageup',
-  '\u001b[6~': 'pagedown',
-  '\u001b[H': 'home',
-  '\u001b[F': 'end',
-  '\u001b[1~': 'home',
-  '\u001b[4~': 'end',
-  '\u001b[3~': 'delete',
-  '\u001bOA': 'up',
-  '\u001bOB': 'down',
-  '\u001bOC': 'right',
-  '\u001bOD': 'left',
-  '\u001bOH': 'home',
-  '\u001bOF': 'end',
-};
-
-/** A whole CSI (`ESC [ params final`) or SS3 (`ESC O x`) sequence, or Alt+letter (`ESC x`). */
-const ESCAPE_SEQUENCE = /^\u001b(?:\[[0-9;?]*[\u0040-\u007e]|O.|[a-zA-Z0-9])/;
-
-/**
- * Splits raw input into key names: 'up', 'pagedown', 'enter', 'escape',
- * 'backspace', 'ctrl-c', or the character. Any other escape sequence (F-keys,
- * Ctrl+arrows, Alt+letter) is one 'unknown' key: its bytes must never be read
- * as Esc (= deny) followed by typed text.
- */
-export function parseKeys(data: string): string[] {
-  const keys: string[] = [];
-  let i = 0;
-  while (i < data.length) {
-    const seq = data[i] === '\u001b' ? ESCAPE_SEQUENCE.exec(data.slice(i))?.[0] : undefined;
-    if (seq) {
-      keys.push(SEQUENCES[seq] ?? 'unknown');
-      i += seq.length;
-      continue;
-    }
-    const ch = String.fromCodePoint(data.codePointAt(i)!);
-    i += ch.length;
-    if (ch === '\u0003') keys.push('ctrl-c');
-    else if (ch === '\r' || ch === '\n') keys.push('enter');
-    else if (ch === '\u007f' || ch === '\b') keys.push('backspace');
-    else if (ch === '\u001b') keys.push('escape');
-    else keys.push(ch);
-  }
-  return keys;
+/** Milliseconds since some fixed point; injected in tests. */
+export interface Clock {
+  now(): number;
 }
 
+export const systemClock: Clock = { now: () => performance.now() };
+
+/** How long a prompt must be on screen before a key counts for it. */
+export const DEFAULT_ARM_DELAY_MS = 350;
+
+export interface KeyReaderOptions {
+  /** Where paste bracketing is switched on while reading (the terminal's output). */
+  output?: NodeJS.WritableStream;
+  clock?: Clock;
+  /** Default 350 ms. */
+  armDelayMs?: number;
+  /** Called each time a prompt is armed (it is on screen and its keys are being read). */
+  onArm?: () => void;
+}
+
+interface Entry {
+  event: InputEvent;
+  /** Clock time the bytes arrived. */
+  at: number;
+}
+
+const PASTE_ON = '\u001b[?2004h';
+const PASTE_OFF = '\u001b[?2004l';
+
 /**
- * Reads keys one at a time in raw mode. Always `close()` it: raw mode must never
- * be left on. When the input ends (terminal gone), every further read is
- * 'ctrl-c', so no prompt can hang and the run is aborted.
+ * Reads keys in raw mode for approval prompts, so that only a key pressed for
+ * the prompt on screen can answer it:
+ * - `arm()` (called once a prompt is fully drawn) drops everything typed so far
+ *   and ignores keys that arrive within the arming delay after it: type-ahead,
+ *   keys pressed while the agent was busy, a second `y` of `yy`;
+ * - pastes arrive bracketed (ESC[200~…ESC[201~, switched on while reading) and
+ *   are never keys: `next()` drops a paste and everything queued behind it;
+ *   line editors get it whole from `nextInput()`.
+ * Always `close()` it: raw mode must never be left on. When the input ends
+ * (terminal gone), every further read is 'ctrl-c', so no prompt can hang.
  */
 export class KeyReader {
-  private readonly queue: string[] = [];
-  private waiting: ((key: string) => void) | undefined;
+  private readonly queue: Entry[] = [];
+  private waiting: ((entry: Entry) => void) | undefined;
   private ended = false;
+  private armedAt = Number.NEGATIVE_INFINITY;
+  private decoder = new InputDecoder();
+  private readonly clock: Clock;
+  private readonly armDelay: number;
   private readonly onData = (chunk: Buffer | string) => {
-    for (const key of parseKeys(chunk.toString())) this.deliver(key);
+    const at = this.clock.now();
+    for (const event of this.decoder.push(chunk.toString())) this.deliver({ event, at });
   };
   private readonly onEnd = () => {
     this.ended = true;
-    this.deliver('ctrl-c');
+    this.deliver({ event: 'ctrl-c', at: Number.POSITIVE_INFINITY });
   };
 
-  constructor(private readonly input: KeyInput) {}
+  constructor(
+    private readonly input: KeyInput,
+    private readonly options: KeyReaderOptions = {},
+  ) {
+    this.clock = options.clock ?? systemClock;
+    this.armDelay = options.armDelayMs ?? DEFAULT_ARM_DELAY_MS;
+  }
 
-  private deliver(key: string): void {
+  private deliver(entry: Entry): void {
     if (this.waiting) {
       const w = this.waiting;
       this.waiting = undefined;
-      w(key);
-    } else this.queue.push(key);
+      w(entry);
+    } else this.queue.push(entry);
   }
 
+  /**
+   * Starts reading. Whatever arrives within the arming delay was typed before
+   * anything was on screen (while the agent was busy, or into the editor's
+   * last moments) and is dropped.
+   */
   open(): void {
     if ((this.input as { readableEnded?: boolean }).readableEnded) this.ended = true;
+    this.decoder = new InputDecoder();
+    this.flush();
+    this.armedAt = this.clock.now() + this.armDelay;
     this.input.setRawMode?.(true);
+    this.options.output?.write(PASTE_ON);
     this.input.on('data', this.onData);
     this.input.on('end', this.onEnd);
     this.input.on('close', this.onEnd);
     this.input.resume();
   }
 
-  next(): Promise<string> {
-    const key = this.queue.shift();
-    if (key !== undefined) return Promise.resolve(key);
-    if (this.ended) return Promise.resolve('ctrl-c');
+  /** Drops every key and paste received so far, except Ctrl-C (stopping is always honoured). */
+  flush(): void {
+    const stop = this.queue.find((e) => e.event === 'ctrl-c');
+    this.queue.length = 0;
+    if (stop) this.queue.push(stop);
+  }
+
+  /** The prompt is on screen: drop pending input and ignore keys until the arming delay has passed. */
+  arm(): void {
+    this.flush();
+    this.armedAt = this.clock.now() + this.armDelay;
+    this.options.onArm?.();
+  }
+
+  private take(): Promise<Entry> {
+    const entry = this.queue.shift();
+    if (entry !== undefined) return Promise.resolve(entry);
+    if (this.ended) return Promise.resolve({ event: 'ctrl-c', at: Number.POSITIVE_INFINITY });
     return new Promise((resolve) => {
       this.waiting = resolve;
     });
+  }
+
+  /**
+   * The next key meant for the armed prompt. Ctrl-C always counts (stopping is
+   * always safe); any other key that arrived before the prompt was armed long
+   * enough is dropped; a paste is never a key: it and whatever follows it is dropped.
+   */
+  async next(): Promise<string> {
+    for (;;) {
+      const { event, at } = await this.take();
+      if (event === 'ctrl-c') return event;
+      if (typeof event !== 'string') {
+        this.arm();
+        continue;
+      }
+      if (at >= this.armedAt) return event;
+    }
+  }
+
+  /** The next key or paste, for line editors (a deny note, a search): typed text is wanted here. */
+  async nextInput(): Promise<InputEvent> {
+    return (await this.take()).event;
   }
 
   close(): void {
     this.input.off('data', this.onData);
     this.input.off('end', this.onEnd);
     this.input.off('close', this.onEnd);
+    this.options.output?.write(PASTE_OFF);
     this.input.setRawMode?.(false);
     this.input.pause();
   }

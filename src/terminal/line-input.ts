@@ -3,10 +3,17 @@ import type { KeyReader } from './key-reader.js';
 import { sanitizeLine } from './sanitize.js';
 import { visibleLength } from './style.js';
 
+/** A pasted text as part of one line: line breaks become spaces, so a multi-line paste is one note. */
+export function pasteAsLine(paste: string): string {
+  return paste.replace(/\r\n|[\r\n\u2028\u2029]/g, ' ');
+}
+
 /**
  * Reads one line of text (printable keys, backspace; Enter ends, Esc gives '').
- * Ctrl-C aborts. The text is echoed sanitised, and only its tail when it is
- * longer than the line, so the echo never wraps (a wrapped line cannot be redrawn).
+ * A bracketed paste is inserted whole, its line breaks as spaces. Ctrl-C aborts.
+ * The text is echoed sanitised, and only its tail when it is longer than the
+ * line, so the echo never wraps (a wrapped line cannot be redrawn). Whatever
+ * was typed after the Enter is dropped: it belongs to no prompt.
  */
 export async function readLine(
   keys: KeyReader,
@@ -20,7 +27,11 @@ export async function readLine(
     const shown = [...sanitizeLine(text)];
     const echo = shown.length <= room ? shown.join('') : `…${shown.slice(-(room - 1)).join('')}`;
     output.write(`\r\u001b[2K${prompt}${echo}`);
-    const key = await keys.next();
+    const key = await keys.nextInput();
+    if (typeof key !== 'string') {
+      text += pasteAsLine(key.paste);
+      continue;
+    }
     if (key === 'ctrl-c') throw new ApprovalAborted();
     if (key === 'enter') break;
     if (key === 'escape') {
@@ -30,6 +41,7 @@ export async function readLine(
     if (key === 'backspace') text = [...text].slice(0, -1).join('');
     else if ([...key].length === 1) text += key;
   }
+  keys.flush();
   output.write('\n');
   return text.trim();
 }

@@ -1,7 +1,8 @@
+import { charsFitting, charWidth, columnsOf } from '../text/display-width.js';
 import type { Style } from './style.js';
 
-/** Room kept for the "…+N" marker of a cut tail. */
-const TAIL_MARKER = 4;
+/** Characters of unchanged text kept before the change when the window must scroll past them. */
+const CONTEXT = 8;
 
 function markerFor(hidden: number): string {
   return hidden > 0 ? `…+${hidden}` : '';
@@ -9,9 +10,11 @@ function markerFor(hidden: number): string {
 
 /**
  * A changed line pair too long for the width: both lines are cut to the same
- * window around the first difference, with the differing spans highlighted, so
- * the change itself is on screen rather than cut off at the right edge. Takes
- * sanitised lines; returns undefined when the changed spans do not fit at all.
+ * window, which always starts at or before the first difference, with the
+ * differing spans highlighted, so the change itself is on screen rather than
+ * cut off at the right edge. Room for the tail marker ("…+N") is reserved at
+ * its widest, so no tail length can push the change out. Takes sanitised lines;
+ * returns undefined only when the width is too small for any window.
  */
 export function longLinePair(
   oldText: string,
@@ -25,31 +28,36 @@ export function longLinePair(
   while (p < a.length && p < b.length && a[p] === b[p]) p++;
   let s = 0;
   while (s < a.length - p && s < b.length - p && a[a.length - 1 - s] === b[b.length - 1 - s]) s++;
-  // Shift only as far as needed to bring the end of the change (and a tail marker) on screen.
+  // Without colour the highlight is written as [-…-] / {+…+}: leave room for the marks.
   const marks = style.delWord('x') === '[-x-]' ? 4 : 0;
-  const changeEnd = Math.max(a.length, b.length) - s;
-  const overflow = changeEnd + marks + TAIL_MARKER + 1 - width;
-  const start = overflow <= 0 ? 0 : Math.min(p, Math.max(overflow, 0));
-  const render = (
-    chars: string[],
-    paint: (t: string) => string,
-    word: (t: string) => string,
-    marks: number,
-  ) => {
-    const lead = (start > 0 ? '…' : '') + chars.slice(start, p).join('');
-    const changed = chars.slice(p, chars.length - s).join('');
-    const rest = chars.slice(chars.length - s);
-    const room = width - marks - [...lead].length - [...changed].length;
-    if (room < 0) return undefined;
-    if (rest.length <= room) return paint(lead) + word(changed) + paint(rest.join(''));
-    let shown = room;
-    while (shown > 0 && shown + markerFor(rest.length - shown).length > room) shown--;
-    const marker = markerFor(rest.length - shown);
-    if (shown + marker.length > room) return undefined;
-    return paint(lead) + word(changed) + paint(rest.slice(0, shown).join('')) + marker;
+  const room = width - marks;
+  const tailRoom = markerFor(Math.max(a.length, b.length)).length;
+  if (room < CONTEXT * 2 + tailRoom + 2) return undefined;
+  // Scroll right only as far as needed to bring the whole change (and a tail marker) on
+  // screen, and never so far that less than CONTEXT characters before the change remain.
+  const changeEnd = Math.max(columnsOf(a, 0, a.length - s), columnsOf(b, 0, b.length - s));
+  const needed = changeEnd + 1 + tailRoom - room;
+  let start = 0;
+  if (needed > 0) {
+    const maxStart = Math.max(0, p - CONTEXT);
+    let skipped = 0;
+    while (start < maxStart && skipped < needed) skipped += charWidth(a[start++]!);
+  }
+  const render = (chars: string[], paint: (t: string) => string, word: (t: string) => string) => {
+    const lead = start > 0 ? '…' : '';
+    const avail = room - lead.length;
+    const end = chars.length - s;
+    let stop = chars.length;
+    let marker = '';
+    if (columnsOf(chars, start) > avail) {
+      stop = start + charsFitting(chars, avail - tailRoom, start);
+      marker = markerFor(chars.length - stop);
+    }
+    const at = (i: number) => Math.min(i, stop);
+    const text = (from: number, to: number) => chars.slice(from, to).join('');
+    return (
+      paint(lead + text(start, at(p))) + word(text(at(p), at(end))) + paint(text(at(end), stop)) + marker
+    );
   };
-  // Without colour the highlight is written as [-…-] / {+…+}: `marks` leaves room for them.
-  const del = render(a, style.red, style.delWord, marks);
-  const add = render(b, style.green, style.addWord, marks);
-  return del !== undefined && add !== undefined ? [del, add] : undefined;
+  return [render(a, style.red, style.delWord), render(b, style.green, style.addWord)];
 }

@@ -1,5 +1,7 @@
 import { ApprovalAborted } from '../approval/errors.js';
+import { displayWidth } from '../text/display-width.js';
 import type { KeyReader } from './key-reader.js';
+import { pasteAsLine } from './line-input.js';
 import { fitWidth } from './sanitize.js';
 import { type Style, stripAnsi, visibleLength } from './style.js';
 
@@ -73,13 +75,16 @@ export async function runPager(o: PagerOptions): Promise<void> {
     else {
       match = hit;
       top = Math.min(maxTop, hit);
-      message = `match at line ${fmt(hit + 1)}`;
+      shift = sidewaysTo(textOf(hit), query, width);
+      message = `match at line ${fmt(hit + 1)}${shift ? `, col ${fmt(shift + 1)}` : ''}`;
     }
   };
   write('\u001b[?1049h\u001b[?25l');
   try {
-    for (;;) {
+    for (let first = true; ; first = false) {
       draw();
+      // A new screen: keys typed before it showed are not meant for it.
+      if (first) o.keys.arm();
       message = '';
       const key = await o.keys.next();
       if (key === 'ctrl-c') throw new ApprovalAborted('The user pressed Ctrl-C in the pager.');
@@ -107,12 +112,28 @@ export async function runPager(o: PagerOptions): Promise<void> {
   }
 }
 
+/**
+ * The sideways scroll that brings a match on screen: none when the match ends
+ * within the first half of the screen (the gutter takes part of it), else the
+ * match a few columns from the left edge.
+ */
+export function sidewaysTo(text: string, query: string, width: number): number {
+  const at = text.indexOf(query);
+  if (at < 0) return 0;
+  const column = displayWidth(text.slice(0, at));
+  return column + displayWidth(query) <= width / 2 ? 0 : Math.max(0, column - 8);
+}
+
 /** Reads the search text on the status line (row `row`), leaving the footer on screen. */
 async function readQuery(o: PagerOptions, row: number): Promise<string> {
   let q = '';
   for (;;) {
     o.output.write(`\u001b[${row};1H\u001b[2K/${q}`);
-    const key = await o.keys.next();
+    const key = await o.keys.nextInput();
+    if (typeof key !== 'string') {
+      q += pasteAsLine(key.paste);
+      continue;
+    }
     if (key === 'ctrl-c') throw new ApprovalAborted('The user pressed Ctrl-C in the pager.');
     if (key === 'enter') return q;
     if (key === 'escape') return '';

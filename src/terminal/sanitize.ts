@@ -1,11 +1,13 @@
-/**
- * Makes any text safe to print: control characters, escape sequences, bidi
- * overrides and zero-width characters are shown visibly, never interpreted, so
- * a file cannot move the cursor, recolour the screen, redraw the prompt or fake
- * a diff line. Tabs are expanded.
- */
-const UNSAFE = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/gu;
+import { charsFitting, charWidth, displayWidth } from '../text/display-width.js';
+import { codePointLabel, INVISIBLE_CHARS } from '../text/invisible-chars.js';
 
+/**
+ * Makes any text safe to print: everything the shared visibility rule calls
+ * invisible (controls, escape sequences, bidi controls, zero-width and tag
+ * characters, variation selectors, fillers, look-alike spaces) is shown as a
+ * visible token, never interpreted, so a file cannot move the cursor, recolour
+ * the screen, redraw the prompt, fake a diff line or hide text. Tabs are expanded.
+ */
 function visible(ch: string): string {
   const code = ch.codePointAt(0)!;
   if (code === 0x1b) return '␛';
@@ -13,21 +15,31 @@ function visible(ch: string): string {
   if (code === 0x0a) return '␊';
   if (code === 0x7f) return '␡';
   if (code < 0x20) return String.fromCodePoint(0x2400 + code); // ␀ ␁ … control pictures
-  return `⟨U+${code.toString(16).toUpperCase().padStart(4, '0')}⟩`;
+  return `⟨${codePointLabel(ch)}⟩`;
 }
 
-export function sanitizeLine(text: string, tabWidth = 4): string {
+/**
+ * One line, safe to print. With `showWhitespace` (changed diff rows) a tab is
+ * drawn as `→` and trailing spaces as `·`, so a whitespace-only change is never
+ * two identical-looking rows.
+ */
+export function sanitizeLine(text: string, tabWidth = 4, showWhitespace = false): string {
   let out = '';
   let column = 0;
-  for (const ch of text.replace(UNSAFE, visible)) {
+  const safe = text.replace(INVISIBLE_CHARS, visible);
+  for (const ch of safe) {
     if (ch === '\t') {
       const n = tabWidth - (column % tabWidth);
-      out += ' '.repeat(n);
+      out += showWhitespace ? `→${' '.repeat(n - 1)}` : ' '.repeat(n);
       column += n;
     } else {
       out += ch;
-      column += 1;
+      column += charWidth(ch);
     }
+  }
+  if (showWhitespace) {
+    const body = safe.replace(/ +$/, '');
+    if (body.length < safe.length) out = out.replace(/ +$/, (spaces) => '·'.repeat(spaces.length));
   }
   return out;
 }
@@ -39,11 +51,11 @@ export function sanitizeLines(text: string): string[] {
 
 /** Cuts a (sanitised) line to `width` columns with a visible marker saying how much is hidden. */
 export function fitWidth(line: string, width: number): string {
+  if (displayWidth(line) <= width) return line;
   const chars = [...line];
-  if (chars.length <= width) return line;
-  const hidden = chars.length - (width - 1);
-  const marker = `…+${hidden}`;
-  return chars.slice(0, Math.max(1, width - marker.length)).join('') + marker;
+  // Room for the marker at its widest, so the marker itself never overflows.
+  const shown = Math.max(1, charsFitting(chars, width - `…+${chars.length}`.length));
+  return `${chars.slice(0, shown).join('')}…+${chars.length - shown}`;
 }
 
 /**
@@ -54,5 +66,7 @@ export function shiftLeft(line: string, columns: number): string {
   if (columns <= 0) return line;
   const chars = [...line];
   if (chars.length === 0) return line;
-  return `…${chars.slice(Math.min(chars.length, columns + 1)).join('')}`;
+  let i = 0;
+  for (let used = 0; i < chars.length && used <= columns; i++) used += charWidth(chars[i]!);
+  return `…${chars.slice(i).join('')}`;
 }

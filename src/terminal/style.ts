@@ -1,4 +1,5 @@
 import kleur from 'kleur';
+import { displayWidth } from '../text/display-width.js';
 
 export interface Style {
   enabled: boolean;
@@ -66,5 +67,5 @@ export function stripAnsi(s: string): string {
 
 /** Visible length of a string that may contain ANSI colour codes. */
 export function visibleLength(s: string): number {
-  return [...stripAnsi(s)].length;
+  return displayWidth(stripAnsi(s));
 }

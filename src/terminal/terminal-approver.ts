@@ -9,7 +9,7 @@ import type {
 } from '../approval/types.js';
 import { allLines, diffLineSource, diffStats } from './diff-view.js';
 import { editableField, editInEditor } from './edit-in-editor.js';
-import { type KeyInput, KeyReader } from './key-reader.js';
+import { type Clock, type KeyInput, KeyReader } from './key-reader.js';
 import { readLine } from './line-input.js';
 import { runPager } from './pager.js';
 import {
@@ -45,6 +45,16 @@ export interface TerminalApproverOptions {
   nonInteractive?: 'deny' | 'approve';
   /** Editor command for [e]dit (default $VISUAL, $EDITOR, else vi). */
   editor?: string;
+  /**
+   * How long (ms, default 350) a prompt must be on screen before a key counts
+   * for it. Keys typed earlier (type-ahead, while the agent was busy, the second
+   * `y` of `yy`) are discarded, never carried to the next prompt.
+   */
+  armDelayMs?: number;
+  /** Time source for the arming delay (tests inject one). */
+  clock?: Clock;
+  /** Called each time a prompt (or the pager) is on screen and reading keys, e.g. to ring a bell. */
+  onPrompt?: () => void;
 }
 
 export const NON_TTY_NOTE =
@@ -63,8 +73,13 @@ export function terminalApprover(options: TerminalApproverOptions = {}): Approva
   const inline = options.thresholds?.inline ?? 30;
   const pagerAt = options.thresholds?.pager ?? 100;
   const queue = new SerialQueue();
-  // One reader for the approver's lifetime: keys typed ahead are kept for the next prompt.
-  const keys = new KeyReader(input);
+  // One reader for the approver's lifetime; each prompt arms it, discarding keys typed before it showed.
+  const keys = new KeyReader(input, {
+    output,
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.armDelayMs !== undefined ? { armDelayMs: options.armDelayMs } : {}),
+    ...(options.onPrompt ? { onArm: options.onPrompt } : {}),
+  });
   // Requests of one burst are numbered "Approval i of n" until the queue drains.
   let pending = 0;
   let shown = 0;
@@ -134,6 +149,7 @@ export function terminalApprover(options: TerminalApproverOptions = {}): Approva
       for (;;) {
         print(style.bold(questionFor(request)));
         print(choices);
+        keys.arm();
         const key = await keys.next();
         if (key === 'y' || key === 'enter') return { approved: true };
         if (key === 'q' || key === 'ctrl-c') throw new ApprovalAborted();
@@ -203,6 +219,7 @@ export function terminalApprover(options: TerminalApproverOptions = {}): Approva
     const confirm = `Apply ${style.bold('your')} version? ${style.green('[y]')} yes  ${style.cyan('[v]')} view your changes  ${style.red('[n]')} back to the proposal`;
     for (;;) {
       print(confirm);
+      keys.arm();
       const key = await keys.next();
       if (key === 'ctrl-c') throw new ApprovalAborted();
       if (key === 'v') {

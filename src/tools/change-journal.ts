@@ -18,6 +18,10 @@ export interface ChangeRecord {
 interface JournalEntry extends ChangeRecord {
   beforeContent: Buffer | undefined;
   beforeMode: number | undefined;
+  /** The path was a symbolic link with this text before the change (a deleted link). */
+  beforeLink: string | undefined;
+  /** Why this change cannot be undone, when the reason is not the byte budget. */
+  undoBlocked: string | undefined;
 }
 
 /**
@@ -40,6 +44,8 @@ export class ChangeJournal {
     afterSha256: string | null;
     beforeContent?: Buffer;
     beforeMode?: number;
+    beforeLink?: string;
+    undoBlocked?: string;
   }): ChangeRecord {
     const content =
       change.beforeContent && change.beforeContent.length <= this.budgetBytes
@@ -52,10 +58,14 @@ export class ChangeJournal {
       ...(change.fromPath ? { fromPath: change.fromPath } : {}),
       beforeSha256: change.beforeSha256,
       afterSha256: change.afterSha256,
-      undoable: change.beforeSha256 === null || content !== undefined,
+      undoable:
+        change.undoBlocked === undefined &&
+        (change.beforeSha256 === null || content !== undefined || change.beforeLink !== undefined),
       at: new Date().toISOString(),
       beforeContent: content,
       beforeMode: change.beforeMode,
+      beforeLink: change.beforeLink,
+      undoBlocked: change.undoBlocked,
     };
     this.entries.push(entry);
     this.keptBytes += content?.length ?? 0;
@@ -68,9 +78,19 @@ export class ChangeJournal {
   }
 
   /** The most recent entry with what undo needs (internal to the toolset). */
-  last(): (ChangeRecord & { beforeContent: Buffer | undefined; beforeMode: number | undefined }) | undefined {
+  last():
+    | (ChangeRecord & Pick<JournalEntry, 'beforeContent' | 'beforeMode' | 'beforeLink' | 'undoBlocked'>)
+    | undefined {
     const e = this.entries.at(-1);
-    return e ? { ...toRecord(e), beforeContent: e.beforeContent, beforeMode: e.beforeMode } : undefined;
+    return e
+      ? {
+          ...toRecord(e),
+          beforeContent: e.beforeContent,
+          beforeMode: e.beforeMode,
+          beforeLink: e.beforeLink,
+          undoBlocked: e.undoBlocked,
+        }
+      : undefined;
   }
 
   /** Drops the most recent entry (after it was undone). */
@@ -85,12 +105,12 @@ export class ChangeJournal {
       if (!e.beforeContent) continue;
       this.keptBytes -= e.beforeContent.length;
       e.beforeContent = undefined;
-      e.undoable = e.beforeSha256 === null;
+      e.undoable = e.undoBlocked === undefined && (e.beforeSha256 === null || e.beforeLink !== undefined);
     }
   }
 }
 
 function toRecord(e: JournalEntry): ChangeRecord {
-  const { beforeContent: _c, beforeMode: _m, ...record } = e;
+  const { beforeContent: _c, beforeMode: _m, beforeLink: _l, undoBlocked: _u, ...record } = e;
   return record;
 }

@@ -1,15 +1,17 @@
 import { saveFile } from './file-io.js';
+import { createLink } from './link-io.js';
 import { runTransfer, TransferInput, type TransferOutput, transferApproval } from './transfer.js';
 import type { SandboxTool } from './types.js';
 
 export const copyFile: SandboxTool<TransferInput, TransferOutput> = {
   name: 'copy_file',
   description:
-    'Copy a file. The source must be readable and the destination writable. An existing destination is never replaced unless `overwrite: true`.',
+    'Copy a file (a symbolic link is copied as a link, like cp -P). The source must be readable and the destination writable. An existing destination is never replaced unless `overwrite: true`.',
   inputSchema: TransferInput,
   needsApproval: (input, ctx) => transferApproval(ctx, 'copy', input),
   execute: (input, ctx) =>
     runTransfer(ctx, 'copy', input, async (e) => {
-      await saveFile(ctx, e.to, e.source.data, e.source.mode);
+      if (e.link) await createLink(e.link.linkText, e.to, input.overwrite ?? false);
+      else await saveFile(ctx, e.to, e.source.data!, e.source.mode);
     }),
 };

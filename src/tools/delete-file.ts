@@ -1,12 +1,15 @@
 import { z } from 'zod';
 import { PREVIEW_LINES } from '../approval/payloads.js';
 import { ApprovalResult } from '../approval/types.js';
+import { withFileLock } from '../fs/file-lock.js';
 import { decodeText, type FileBytes } from '../fs/read-text.js';
+import { type ResolvedLink, resolveLink } from '../sandbox/symlink.js';
 import { loadBytes, removeFile, withLock } from './file-io.js';
 import { checkApprovedState } from './file-state.js';
+import { removeLink } from './link-io.js';
 import { countLines, firstLines } from './text-stats.js';
 import { toolError } from './tool-error.js';
-import { NONEMPTY_PATH, type SandboxTool } from './types.js';
+import { NONEMPTY_PATH, type SandboxTool, type ToolContext } from './types.js';
 import { blockedFrom } from './writer.js';
 
 export const DeleteFileInput = z.object({
@@ -18,16 +21,34 @@ export interface DeleteFileOutput {
   path: string;
   deleted: true;
   bytes: number;
+  /** The path was a symbolic link: the link was deleted, not the file it points to. */
+  symlink?: true;
 }
 
 export const deleteFile: SandboxTool<DeleteFileInput, DeleteFileOutput> = {
   name: 'delete_file',
   description:
-    "Delete one file (not a directory). The user may be asked to approve; a deleted file can be restored with the toolset's undo.",
+    "Delete one file (not a directory). A symbolic link is deleted itself, never the file it points to. The user may be asked to approve; a deleted file can be restored with the toolset's undo.",
   inputSchema: DeleteFileInput,
 
   async needsApproval(input, ctx) {
     try {
+      const link = resolveLink(ctx.sandbox, input.path, 'write');
+      if (link) {
+        if (!link.mount.writeApproval) return ApprovalResult.preApproved();
+        return ApprovalResult.needsApproval({
+          type: 'delete',
+          description: `Delete the symbolic link ${link.virtualPath} (it points to ${link.target}); the file it points to is kept`,
+          path: link.virtualPath,
+          mount: link.mount.mountPoint,
+          baseSha256: link.sha256,
+          fileLines: 0,
+          fileBytes: 0,
+          preview: '',
+          previewTruncated: false,
+          symlink: { target: link.target },
+        });
+      }
       const resolved = ctx.sandbox.resolve(input.path, 'write');
       if (!resolved.mount.writeApproval) return ApprovalResult.preApproved();
       const current = await loadBytes(ctx, resolved);
@@ -51,6 +72,8 @@ export const deleteFile: SandboxTool<DeleteFileInput, DeleteFileOutput> = {
   },
 
   async execute(input, ctx) {
+    const link = resolveLink(ctx.sandbox, input.path, 'write');
+    if (link) return deleteLink(ctx, input.path, link);
     const first = ctx.sandbox.resolve(input.path, 'write');
     return withLock(first, async () => {
       const resolved = ctx.sandbox.resolve(input.path, 'write');
@@ -58,6 +81,12 @@ export const deleteFile: SandboxTool<DeleteFileInput, DeleteFileOutput> = {
       if (!current)
         throw toolError('not_found', `${resolved.virtualPath} does not exist; nothing to delete.`);
       checkApprovedState(ctx, resolved.virtualPath, ctx.approvedBaseSha256, current);
+      // Became a link after the check above: never delete through it.
+      if (resolveLink(ctx.sandbox, input.path, 'write'))
+        throw toolError(
+          'stale_approval',
+          `${resolved.virtualPath} changed while it was being deleted; nothing was deleted.`,
+        );
       await removeFile(resolved);
       ctx.journal.record({
         toolName: 'delete_file',
@@ -71,6 +100,23 @@ export const deleteFile: SandboxTool<DeleteFileInput, DeleteFileOutput> = {
     });
   },
 };
+
+/** rm of a link: the link goes, the file it points to stays. */
+async function deleteLink(ctx: ToolContext, path: string, first: ResolvedLink): Promise<DeleteFileOutput> {
+  return withFileLock(first.hostPath, async () => {
+    const link = resolveLink(ctx.sandbox, path, 'write');
+    checkApprovedState(ctx, first.virtualPath, ctx.approvedBaseSha256, link ?? { sha256: 'not a link' });
+    await removeLink(link!);
+    ctx.journal.record({
+      toolName: 'delete_file',
+      path: link!.virtualPath,
+      beforeSha256: link!.sha256,
+      afterSha256: null,
+      beforeLink: link!.linkText,
+    });
+    return { path: link!.virtualPath, deleted: true as const, bytes: 0, symlink: true };
+  });
+}
 
 /** What the user is shown of a file about to be deleted: its first lines, or a note for binary content. */
 function previewOf(file: FileBytes): { lines: number | undefined; text: string; truncated: boolean } {

@@ -59,8 +59,9 @@ Operations (all in one call are applied atomically against the same snapshot; an
 | Remove one unique line | delete_line {hash} |
 | Remove a block | delete_range {start_hash, end_hash} |
 | Target line is repetitive (blank, "}", boilerplate) | replace_range with unique neighbour anchors |
-Single-anchor operations use \`hash\`; range operations use \`start_hash\` + \`end_hash\`; mixing them is a validation error. \`content\` may span several lines.
-Choose distinctive anchors: avoid blank lines, lone braces and repeated boilerplate (they are refused as low-entropy unless unique and confirmed by \`line\`). When a hash matches several lines, add \`occurrence\` (1-based) and \`line\` together.
+Single-anchor operations use \`hash\`; range operations use \`start_hash\` + \`end_hash\`; mixing them is a validation error.
+\`content\` is text and may span several lines: a trailing newline ends the last line (it adds no empty line), so to write a final blank line end with "\\n\\n"; "" replaces with one empty line.
+Pass anchors as the whole \`LINE#HASH\` you were shown: while the file is unchanged since that read, it names exactly that line, even a blank line, a lone brace or a repeated line. A hash held by one line only is followed even if the line number is wrong (reported in auto_corrections). If the file changed since the read, blank lines, lone braces and repeated lines are refused as anchors unless their line is confirmed: anchor on distinctive lines then. When a hash matches several lines, add \`occurrence\` (1-based) and \`line\` together.
 Apply edits right after reading: read A → edit A → read B → edit B, never read A → read B → edit A. If the file changed you get anchor_stale: re-read with hashes. After an edit, anchors from line must_refresh_from_line on are stale; use the fresh anchors in the returned diff or re-read. One file per call; use \`path\` (\`file_path\` is deprecated).`;
 
 function targetPath(input: EditLinesInput): { path: string; warnings: string[] } {

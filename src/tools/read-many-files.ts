@@ -68,14 +68,17 @@ export const readManyFiles: SandboxTool<ReadManyFilesInput, ReadManyFilesOutput>
     const first = asking[0];
     if (!first) return ApprovalResult.preApproved();
     const names = asking.map((r) => r.virtualPath);
+    const mounts = new Set(asking.map((r) => r.mount.mountPoint));
+    // A generic payload (the read payload describes one file). path and mount name what a remembered
+    // approval may cover: one file only when one file asks, one mount only when all are under it,
+    // so remembering never extends to files the person was not shown.
     return ApprovalResult.needsApproval({
-      type: 'read',
+      type: 'generic',
       description: `Read ${names.length === 1 ? first.virtualPath : `${names.length} files: ${names.join(', ')}`}`,
-      path: first.virtualPath,
-      mount: first.mount.mountPoint,
-      fileLines: 0,
-      fileBytes: asking.reduce((sum, r) => sum + (r.size ?? 0), 0),
-      fileExists: true,
+      path: names.length === 1 ? first.virtualPath : '',
+      mount: mounts.size === 1 ? first.mount.mountPoint : '',
+      toolName: 'read_many_files',
+      args: { paths: names },
     });
   },
 

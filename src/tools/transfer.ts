@@ -1,9 +1,12 @@
+import path from 'node:path';
 import { z } from 'zod';
 import type { CopyPayload, MovePayload } from '../approval/payloads.js';
 import { ApprovalResult } from '../approval/types.js';
+import { withFileLock } from '../fs/file-lock.js';
 import type { FileBytes } from '../fs/read-text.js';
 import type { ResolvedPath } from '../sandbox/sandbox.js';
-import { loadBytes, withLock } from './file-io.js';
+import { linkTarget, type ResolvedLink, resolveLink } from '../sandbox/symlink.js';
+import { checkWriteSize, loadBytes } from './file-io.js';
 import { checkApprovedState } from './file-state.js';
 import { toolError } from './tool-error.js';
 import { NONEMPTY_PATH, type ToolContext } from './types.js';
@@ -22,24 +25,36 @@ export interface TransferOutput {
   destination: string;
   bytes: number;
   overwritten: boolean;
+  /** The source was a symbolic link: the link itself was moved or copied, not the file it points to. */
+  symlink?: true;
 }
 
 interface Endpoints {
-  from: ResolvedPath;
+  from: ResolvedPath | ResolvedLink;
   to: ResolvedPath;
-  /** Raw bytes: any file can be moved or copied, text or not. */
-  source: FileBytes;
+  /** Raw bytes: any file can be moved or copied, text or not (empty for a link). */
+  source: Pick<FileBytes, 'sha256' | 'bytes'> & Partial<FileBytes>;
   existing: FileBytes | undefined;
+  /** The source is a symbolic link: the link itself is moved or copied (mv, cp -P). */
+  link?: ResolvedLink;
 }
 
 async function endpoints(ctx: ToolContext, kind: 'move' | 'copy', input: TransferInput): Promise<Endpoints> {
-  const from = ctx.sandbox.resolve(input.source, kind === 'move' ? 'write' : 'read');
+  const access = kind === 'move' ? 'write' : 'read';
+  const link = resolveLink(ctx.sandbox, input.source, access);
+  const from = link ?? ctx.sandbox.resolve(input.source, access);
   const to = ctx.sandbox.resolve(input.destination, 'write');
-  if (from.hostPath === to.hostPath) {
-    throw toolError('invalid_argument', `source and destination are the same file (${to.virtualPath}).`);
+  if (from.hostPath === to.hostPath || link?.target === to.virtualPath) {
+    throw toolError(
+      'invalid_argument',
+      link
+        ? `${from.virtualPath} is a symbolic link to ${to.virtualPath}: it cannot replace the file it points to.`
+        : `source and destination are the same file (${to.virtualPath}).`,
+    );
   }
-  const source = await loadBytes(ctx, from);
+  const source = link ? { sha256: link.sha256, bytes: 0 } : await loadBytes(ctx, from as ResolvedPath);
   if (!source) throw toolError('not_found', `${from.virtualPath} does not exist.`);
+  if (!link) checkWriteSize(ctx, to, source.bytes);
   const existing = await loadBytes(ctx, to);
   if (existing && !input.overwrite) {
     throw toolError(
@@ -47,7 +62,7 @@ async function endpoints(ctx: ToolContext, kind: 'move' | 'copy', input: Transfe
       `${to.virtualPath} already exists; pass overwrite: true to replace it.`,
     );
   }
-  return { from, to, source, existing };
+  return { from, to, source, existing, ...(link ? { link } : {}) };
 }
 
 export async function transferApproval(
@@ -56,13 +71,23 @@ export async function transferApproval(
   input: TransferInput,
 ): Promise<ApprovalResult> {
   try {
-    const { from, to, source, existing } = await endpoints(ctx, kind, input);
+    const { from, to, source, existing, link } = await endpoints(ctx, kind, input);
     const needs = to.mount.writeApproval || (kind === 'move' && from.mount.writeApproval);
     if (!needs) return ApprovalResult.preApproved();
     const verb = kind === 'move' ? 'Move' : 'Copy';
+    const symlink = link && {
+      target: link.target,
+      targetAfter: linkTarget(ctx.sandbox, path.dirname(to.hostPath), link.linkText),
+    };
+    const what = symlink
+      ? `the symbolic link ${from.virtualPath} (it points to ${symlink.target})`
+      : from.virtualPath;
+    const note = symlink
+      ? `; the file it points to is not ${kind === 'move' ? 'moved' : 'copied'}, and the ${kind === 'move' ? 'moved' : 'new'} link points to ${symlink.targetAfter}`
+      : '';
     const payload: MovePayload | CopyPayload = {
       type: kind,
-      description: `${verb} ${from.virtualPath} → ${to.virtualPath}${existing ? ' (overwrites the destination)' : ''}`,
+      description: `${verb} ${what} → ${to.virtualPath}${existing ? ' (overwrites the destination)' : ''}${note}`,
       path: from.virtualPath,
       mount: from.mount.mountPoint,
       baseSha256: source.sha256,
@@ -73,6 +98,7 @@ export async function transferApproval(
       overwrite: input.overwrite ?? false,
       destinationSha256: existing?.sha256 ?? null,
       fileBytes: source.bytes,
+      ...(symlink ? { symlink } : {}),
     };
     return ApprovalResult.needsApproval(payload);
   } catch (error) {
@@ -88,9 +114,9 @@ export async function runTransfer(
   act: (e: Endpoints) => Promise<void>,
 ): Promise<TransferOutput> {
   const first = await endpoints(ctx, kind, input);
-  const [a, b] = [first.from, first.to].sort((x, y) => x.hostPath.localeCompare(y.hostPath));
-  return withLock(a!, () =>
-    withLock(b!, async () => {
+  const [a, b] = [first.from.hostPath, first.to.hostPath].sort();
+  return withFileLock(a!, () =>
+    withFileLock(b!, async () => {
       const e = await endpoints(ctx, kind, input);
       checkApprovedState(ctx, e.from.virtualPath, ctx.approvedBaseSha256, e.source);
       checkApprovedState(ctx, e.to.virtualPath, ctx.approvedDestinationSha256, e.existing);
@@ -102,6 +128,9 @@ export async function runTransfer(
         beforeSha256: e.existing?.sha256 ?? null,
         afterSha256: e.source.sha256,
         ...(e.existing ? { beforeContent: e.existing.data, beforeMode: e.existing.mode } : {}),
+        ...(e.link
+          ? { undoBlocked: `it ${kind === 'move' ? 'moved' : 'copied'} a symbolic link; undo that by hand.` }
+          : {}),
       });
       ctx.state.record(e.to.virtualPath, e.source.sha256);
       return {
@@ -109,6 +138,7 @@ export async function runTransfer(
         destination: e.to.virtualPath,
         bytes: e.source.bytes,
         overwritten: e.existing !== undefined,
+        ...(e.link ? { symlink: true as const } : {}),
       };
     }),
   );

@@ -1,4 +1,5 @@
 import { loadBytes, removeFile, saveFile, withLock } from './file-io.js';
+import { createLink } from './link-io.js';
 import { toolError } from './tool-error.js';
 import type { ToolContext } from './types.js';
 
@@ -14,6 +15,8 @@ export interface UndoOutput {
 export async function undoLastChange(ctx: ToolContext): Promise<UndoOutput> {
   const last = ctx.journal.last();
   if (!last) throw toolError('invalid_argument', 'There is nothing to undo.');
+  if (last.undoBlocked)
+    throw toolError('invalid_argument', `Cannot undo ${last.toolName} on ${last.path}: ${last.undoBlocked}`);
   const target = ctx.sandbox.resolve(last.path, 'write');
   return withLock(target, async () => {
     const resolved = ctx.sandbox.resolve(last.path, 'write');
@@ -23,6 +26,15 @@ export async function undoLastChange(ctx: ToolContext): Promise<UndoOutput> {
         'state_mismatch',
         `Cannot undo ${last.toolName} on ${last.path}: the file has changed since (it no longer has the content that change wrote).`,
       );
+    }
+    if (last.beforeLink !== undefined) {
+      // A deleted symbolic link: put the link back (its target was never touched).
+      await createLink(last.beforeLink, resolved, false);
+      ctx.journal.pop();
+      return {
+        undone: { id: last.id, toolName: last.toolName, path: last.path },
+        message: `Undid ${last.toolName} on ${last.path} (the symbolic link is back).`,
+      };
     }
     if (last.beforeSha256 !== null && !last.beforeContent) {
       throw toolError(

@@ -6,7 +6,8 @@ import { ApprovalToolset } from '../../src/approval/approval-toolset.js';
 import { captureArguments } from '../../src/approval/call-arguments.js';
 import type { ApprovalPayload } from '../../src/approval/payloads.js';
 import type { ApprovalRequest } from '../../src/approval/types.js';
-import { read } from '../helpers/temp-project.js';
+import { Sandbox } from '../../src/sandbox/sandbox.js';
+import { read, tempDir } from '../helpers/temp-project.js';
 import { err, ok, project } from '../tools/fixture.js';
 
 const FILE = ['alpha one', 'bravo two', 'charlie three', 'delta four', 'echo five', ''].join('\n');
@@ -49,6 +50,24 @@ describe('the approval binding (blocking mode)', () => {
     expect(reads).toBe(1);
     expect(shown).toEqual(['first read\n']);
     expect(read(dir, 'a.txt')).toBe('first read\n');
+  });
+
+  it('case 5: a callback that mutates the request cannot make the memory remember another call', async () => {
+    const { dir, toolset } = project({ 'a.txt': 'a\n' });
+    const asked: string[] = [];
+    const gated = new ApprovalToolset(toolset, {
+      approve: (r) => {
+        asked.push(String((r.args as { content: string }).content));
+        (r.args as { content: string }).content = 'EVIL\n';
+        return { approved: true, remember: 'session' };
+      },
+    });
+    ok(await gated.callTool('write_file', { path: '/a.txt', content: 'good\n' }));
+    ok(await gated.callTool('write_file', { path: '/a.txt', content: 'EVIL\n' }));
+    expect(asked).toEqual(['good\n', 'EVIL\n']);
+    ok(await gated.callTool('write_file', { path: '/a.txt', content: 'good\n' }));
+    expect(asked).toHaveLength(2);
+    expect(read(dir, 'a.txt')).toBe('good\n');
   });
 
   it('case 1: edit_lines refuses when another hashed read moved its anchors after approval', async () => {
@@ -147,7 +166,34 @@ describe('the approval binding (blocking mode)', () => {
     expect(read(dir, 'a.txt')).toBe('small\n');
     expect(fs.existsSync(path.join(dir, 'new.txt'))).toBe(false);
     // Exactly at the limit is fine.
-    ok(await toolset.callTool('write_file', { path: '/a.txt', content: 'y'.repeat(64) }));
+    ok(await toolset.callTool('write_file', { path: '/a.txt', content: `${'y'.repeat(62)}z\n` }));
+    // An edit whose result is too large is refused too, the file left as it was.
+    const e = err(await gated.callTool('edit_file', { path: '/a.txt', old_string: 'z', new_string: 'zz' }));
+    expect(e.code).toBe('file_too_large');
+    expect(read(dir, 'a.txt')).toBe(`${'y'.repeat(62)}z\n`);
+  });
+
+  it('case 5: copy and move into a mount with a smaller maxFileBytes → file_too_large before asking', async () => {
+    const big = tempDir({ 'f.txt': 'x'.repeat(100) });
+    const small = tempDir();
+    const sandbox = new Sandbox({
+      mounts: [
+        { hostPath: big, mountPoint: '/big', mode: 'rw' },
+        { hostPath: small, mountPoint: '/small', mode: 'rw', maxFileBytes: 10 },
+      ],
+    });
+    const { FileSystemToolset } = await import('../../src/tools/filesystem-toolset.js');
+    const gated = new ApprovalToolset(new FileSystemToolset(sandbox), {
+      approve: () => {
+        throw new Error('must not be asked');
+      },
+    });
+    for (const tool of ['copy_file', 'move_file']) {
+      const e = err(await gated.callTool(tool, { source: '/big/f.txt', destination: '/small/f.txt' }));
+      expect(e.code).toBe('file_too_large');
+    }
+    expect(fs.readdirSync(small)).toEqual([]);
+    expect(read(big, 'f.txt')).toBe('x'.repeat(100));
   });
 });
 

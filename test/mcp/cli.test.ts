@@ -68,6 +68,13 @@ describe('sandbox-approval command line', () => {
       expect(r.stdout).toContain(flag);
   });
 
+  it('--version prints the package version', () => {
+    const pkg = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { version: string };
+    const r = run('--version');
+    expect(r.status).toBe(0);
+    expect(r.stdout.trim()).toBe(pkg.version);
+  });
+
   it('a bad mount exits 2 naming the problem on stderr, nothing on stdout', () => {
     const dir = tempDir();
     const r = run('mcp', '--mount', `${path.join(dir, 'missing')}:/src:rw`);

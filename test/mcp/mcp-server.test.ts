@@ -8,12 +8,13 @@ import {
   type ElicitResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
+import { ApprovalAborted } from '../../src/approval/errors.js';
 import { createMcpServer, type McpServerOptions } from '../../src/mcp/index.js';
 import { Sandbox } from '../../src/sandbox/sandbox.js';
 import { FileSystemToolset } from '../../src/tools/filesystem-toolset.js';
 import { tempDir } from '../helpers/temp-project.js';
 
-type Answer = (message: string) => ElicitResult;
+type Answer = (message: string) => ElicitResult | Promise<ElicitResult>;
 
 async function connect(
   dir: string,
@@ -70,6 +71,12 @@ describe('createMcpServer (in memory)', () => {
     expect(edit.inputSchema.type).toBe('object');
     expect(edit.inputSchema.required).toEqual(expect.arrayContaining(['path', 'old_string', 'new_string']));
     expect(edit.description).toMatch(/old_string/);
+    expect(edit.annotations).toMatchObject({
+      readOnlyHint: false,
+      destructiveHint: true,
+      openWorldHint: false,
+    });
+    expect(tools.find((t) => t.name === 'read_file')!.annotations).toMatchObject({ readOnlyHint: true });
   });
 
   it('reads with text and structuredContent', async () => {
@@ -186,6 +193,85 @@ describe('createMcpServer (in memory)', () => {
     expect(codeOf(await call(client, 'write_file', { path: '/docs/x.md', content: 'x' }))).toBe(
       'approval_blocked',
     );
+  });
+
+  it('a client whose elicitation fails, and a quit at the approver, are refusals, not protocol errors', async () => {
+    const dir = project();
+    const { client } = await connect(dir, {}, () => {
+      throw new Error('the UI crashed');
+    });
+    const failed = await call(client, 'write_file', { path: '/src/n.ts', content: 'x\n' });
+    expect(codeOf(failed)).toBe('approval_denied');
+    expect((failed.content[0] as { text: string }).text).toMatch(/could not be completed/);
+    const quit = await connect(dir, {
+      approval: () => {
+        throw new ApprovalAborted();
+      },
+    });
+    const aborted = await call(quit.client, 'write_file', { path: '/src/n.ts', content: 'x\n' });
+    expect(codeOf(aborted)).toBe('approval_denied');
+    expect((aborted.content[0] as { text: string }).text).toMatch(/quit/);
+    expect(fs.existsSync(path.join(dir, 'src/n.ts'))).toBe(false);
+    // The server keeps serving after both.
+    expect((await call(quit.client, 'read_file', { path: '/src/a.ts' })).isError).toBeFalsy();
+  });
+
+  it('an unexpected error is an io_error result naming no host path; the details go to the log', async () => {
+    const dir = project();
+    const logged: string[] = [];
+    const { client } = await connect(dir, {
+      log: (line) => logged.push(line),
+      approval: () => {
+        throw new Error(`disk trouble at ${dir}`);
+      },
+    });
+    const r = await call(client, 'write_file', { path: '/src/n.ts', content: 'x\n' });
+    expect(codeOf(r)).toBe('io_error');
+    expect(JSON.stringify(r)).not.toContain(dir);
+    expect(logged.join('\n')).toContain(`disk trouble at ${dir}`);
+  });
+
+  it('parallel calls: one approval request at a time, each applied', async () => {
+    const dir = project();
+    let open = 0;
+    let most = 0;
+    const { client, asked } = await connect(dir, {}, async () => {
+      most = Math.max(most, ++open);
+      await new Promise((r) => setTimeout(r, 20));
+      open--;
+      return { action: 'accept' as const, content: { decision: 'approve' } };
+    });
+    const results = await Promise.all(
+      ['x', 'y', 'z'].map((n) => call(client, 'write_file', { path: `/src/${n}.ts`, content: `${n}\n` })),
+    );
+    expect(results.every((r) => !r.isError)).toBe(true);
+    expect(asked).toHaveLength(3);
+    expect(most).toBe(1);
+    expect(fs.readFileSync(path.join(dir, 'src/z.ts'), 'utf8')).toBe('z\n');
+  });
+
+  it('progress notifications while the person decides keep a client with resetTimeoutOnProgress waiting', async () => {
+    const dir = project();
+    const { client } = await connect(dir, { progressIntervalMs: 30 }, async () => {
+      await new Promise((r) => setTimeout(r, 400));
+      return { action: 'accept' as const, content: { decision: 'approve' } };
+    });
+    let progress = 0;
+    const r = (await client.callTool(
+      { name: 'write_file', arguments: { path: '/src/slow.ts', content: 's\n' } },
+      undefined,
+      { timeout: 150, resetTimeoutOnProgress: true, onprogress: () => progress++ },
+    )) as CallToolResult;
+    expect(r.isError).toBeFalsy();
+    expect(progress).toBeGreaterThan(0);
+    expect(fs.readFileSync(path.join(dir, 'src/slow.ts'), 'utf8')).toBe('s\n');
+  });
+
+  it('approval as a callback decides when the client cannot be asked', async () => {
+    const dir = project();
+    const { client } = await connect(dir, { approval: () => ({ approved: true }) });
+    expect((await call(client, 'write_file', { path: '/src/n.ts', content: 'x\n' })).isError).toBeFalsy();
+    expect(fs.readFileSync(path.join(dir, 'src/n.ts'), 'utf8')).toBe('x\n');
   });
 
   it('read_many_files: several files with version and sha256, per-file errors', async () => {

@@ -29,7 +29,7 @@ describe('terminalApprover', () => {
     const tty = fakeTty();
     const { request } = await editRequest();
     tty.type('y');
-    expect(await terminalApprover({ input: tty.input, output: tty.output, color: false })(request)).toEqual({
+    expect(await terminalApprover({ ...tty.io, color: false })(request)).toEqual({
       approved: true,
     });
     const screen = tty.plain();
@@ -42,12 +42,12 @@ describe('terminalApprover', () => {
     const tty = fakeTty();
     const { request } = await editRequest();
     tty.type('n', 'use a constant', '\r');
-    expect(await terminalApprover({ input: tty.input, output: tty.output })(request)).toEqual({
+    expect(await terminalApprover({ ...tty.io })(request)).toEqual({
       approved: false,
       note: 'use a constant',
     });
     tty.type('\u001b', '\r');
-    expect(await terminalApprover({ input: tty.input, output: tty.output })(request)).toEqual({
+    expect(await terminalApprover({ ...tty.io })(request)).toEqual({
       approved: false,
     });
   });
@@ -60,8 +60,9 @@ describe('terminalApprover', () => {
   ] as const)('remembers with scope key %s → %s, and the picker names the scope', async (key, scope) => {
     const tty = fakeTty();
     const { request } = await editRequest();
-    tty.type('a', key);
-    expect(await terminalApprover({ input: tty.input, output: tty.output, color: false })(request)).toEqual({
+    tty.type('a');
+    tty.type(key);
+    expect(await terminalApprover({ ...tty.io, color: false })(request)).toEqual({
       approved: true,
       remember: { scope },
     });
@@ -79,8 +80,9 @@ describe('terminalApprover', () => {
       added: 500,
       removed: 0,
     };
-    tty.type('G', 'g', ' ', '/', 'added 321', '\r', 'q', 'y');
-    const decision = await terminalApprover({ input: tty.input, output: tty.output, color: false })({
+    tty.type('G', 'g', ' ', '/', 'added 321', '\r', 'q');
+    tty.type('y');
+    const decision = await terminalApprover({ ...tty.io, color: false })({
       ...request,
       payload,
     } as ApprovalRequest);
@@ -99,8 +101,9 @@ describe('terminalApprover', () => {
     const tty = fakeTty();
     const { request, dir, toolset } = await editRequest();
     const editor = `node -e "const f=process.argv[1];require('fs').writeFileSync(f,'line 2 (edited by hand)')"`;
-    tty.type('e', 'y');
-    const approve = terminalApprover({ input: tty.input, output: tty.output, color: false, editor });
+    tty.type('e');
+    tty.type('y');
+    const approve = terminalApprover({ ...tty.io, color: false, editor });
     const decision = await approve(request);
     expect(decision).toMatchObject({
       approved: true,
@@ -108,7 +111,8 @@ describe('terminalApprover', () => {
     });
     expect(tty.plain()).toContain('+line 2 (edited by hand)');
     // Through the approval layer the user's version is what gets written, and the model is told.
-    tty.type('e', 'y');
+    tty.type('e');
+    tty.type('y');
     const gated = new ApprovalToolset(toolset, { approve });
     const outcome = await gated.callTool('edit_file', request.args);
     expect(outcome.ok && (outcome.data as { user_modified: boolean }).user_modified).toBe(true);
@@ -120,8 +124,10 @@ describe('terminalApprover', () => {
     const { request } = await editRequest();
     const memory = new ApprovalMemory();
     memory.remember(request, 'tool');
-    tty.type('l', '1', 'y');
-    await terminalApprover({ input: tty.input, output: tty.output, memory, color: false })(request);
+    tty.type('l');
+    tty.type('1');
+    tty.type('y');
+    await terminalApprover({ ...tty.io, memory, color: false })(request);
     expect(tty.plain()).toContain('Revoked: every edit_file call');
     expect(memory.list()).toEqual([]);
   });
@@ -142,9 +148,7 @@ describe('terminalApprover', () => {
     for (const keys of [['\u0003'], ['q'], ['v', '\u0003'], ['n', '\u0003']]) {
       const tty = fakeTty();
       tty.type(...keys);
-      await expect(
-        terminalApprover({ input: tty.input, output: tty.output })(request),
-      ).rejects.toBeInstanceOf(ApprovalAborted);
+      await expect(terminalApprover({ ...tty.io })(request)).rejects.toBeInstanceOf(ApprovalAborted);
       expect(tty.input.rawModes.at(-1)).toBe(false);
       expect(tty.text()).toContain('\u001b[?25h');
     }
@@ -153,8 +157,9 @@ describe('terminalApprover', () => {
   it('shows one prompt at a time for parallel calls, numbering them', async () => {
     const tty = fakeTty();
     const { request } = await editRequest();
-    const approve = terminalApprover({ input: tty.input, output: tty.output, color: false });
-    tty.type('y', 'n', '\r');
+    const approve = terminalApprover({ ...tty.io, color: false });
+    tty.type('y');
+    tty.type('n', '\r');
     const [a, b] = await Promise.all([approve(request), approve(request)]);
     expect(a).toEqual({ approved: true });
     expect(b).toEqual({ approved: false });

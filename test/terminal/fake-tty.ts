@@ -20,7 +20,30 @@ export function fakeTty(options: { columns?: number; rows?: number } = {}) {
     }),
     { isTTY: true, columns: options.columns ?? 80, rows: options.rows ?? 24 },
   );
+  // Keys are typed the way a person does: each batch once a prompt is on screen and armed, after
+  // the arming delay has passed (the injected clock jumps ahead). `typeNow` types at once, on the
+  // same clock tick: keys pressed while the agent is busy or the prompt is still being drawn.
+  const clock = { t: 0, now: () => clock.t };
+  const batches: string[][] = [];
+  let armedWithoutKeys = false;
+  const deliver = (keys: string[]) =>
+    setImmediate(() => {
+      clock.t += 1000;
+      for (const k of keys) input.write(k);
+    });
+  const onPrompt = () => {
+    const batch = batches.shift();
+    if (batch) deliver(batch);
+    else armedWithoutKeys = true;
+  };
+  /** Types `keys` at the next prompt (one call per prompt or pager screen). */
   const type = (...keys: string[]) => {
+    if (armedWithoutKeys) {
+      armedWithoutKeys = false;
+      deliver(keys);
+    } else batches.push(keys);
+  };
+  const typeNow = (...keys: string[]) => {
     for (const k of keys) input.write(k);
   };
   const plain = () => captured.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '');
@@ -28,6 +51,11 @@ export function fakeTty(options: { columns?: number; rows?: number } = {}) {
     input,
     output,
     type,
+    typeNow,
+    clock,
+    onPrompt,
+    /** Options for terminalApprover / KeyReader wiring this fake terminal and its clock. */
+    io: { input, output, clock, onPrompt },
     text: () => captured,
     plain,
     reset: () => {

@@ -44,10 +44,10 @@ afterEach(() => {
 describe('terminalApprover: interactive paths', () => {
   it('v opens the full view, q returns to the prompt, then y approves; the question names the action', async () => {
     const tty = fakeTty();
-    tty.type('v', 'q', 'y');
-    expect(
-      await terminalApprover({ input: tty.input, output: tty.output, color: false })(await editA()),
-    ).toEqual({
+    tty.type('v');
+    tty.type('q');
+    tty.type('y');
+    expect(await terminalApprover({ ...tty.io, color: false })(await editA())).toEqual({
       approved: true,
     });
     const screen = tty.plain();
@@ -66,7 +66,7 @@ describe('terminalApprover: interactive paths', () => {
     );
     const tty = fakeTty({ columns: 80 });
     tty.type('y');
-    await terminalApprover({ input: tty.input, output: tty.output, color: false })(req);
+    await terminalApprover({ ...tty.io, color: false })(req);
     const lines = tty.plain().split('\n');
     for (const l of lines) expect([...l].length).toBeLessThanOrEqual(79);
     expect(lines[0]).toMatch(/^┌─ Write: \/very-long.*…\+\d+ ─*$|^┌─ Write: .*…\+\d+$/);
@@ -74,8 +74,9 @@ describe('terminalApprover: interactive paths', () => {
 
   it('offers only the remember scopes that apply (no file or mount scope for a call without a path)', async () => {
     const tty = fakeTty();
-    tty.type('a', '2', '3', '4');
-    expect(await terminalApprover({ input: tty.input, output: tty.output, color: false })(generic)).toEqual({
+    tty.type('a');
+    tty.type('2', '3', '4');
+    expect(await terminalApprover({ ...tty.io, color: false })(generic)).toEqual({
       approved: true,
       remember: { scope: 'tool' },
     });
@@ -85,7 +86,7 @@ describe('terminalApprover: interactive paths', () => {
 
   it('quitting drops the prompts still waiting (the run is over); a later request is asked again', async () => {
     const tty = fakeTty();
-    const approve = terminalApprover({ input: tty.input, output: tty.output, color: false });
+    const approve = terminalApprover({ ...tty.io, color: false });
     const req = await editA();
     tty.type('q');
     const results = await Promise.allSettled([approve(req), approve(req), approve(req)]);
@@ -97,7 +98,7 @@ describe('terminalApprover: interactive paths', () => {
 
   it('aborts (never hangs) when the terminal input ends', async () => {
     const tty = fakeTty();
-    const pending = terminalApprover({ input: tty.input, output: tty.output })(await editA());
+    const pending = terminalApprover({ ...tty.io })(await editA());
     later(() => tty.input.end());
     await expect(pending).rejects.toBeInstanceOf(ApprovalAborted);
     expect(tty.input.rawModes.at(-1)).toBe(false);
@@ -112,9 +113,9 @@ describe('terminalApprover: interactive paths', () => {
     ]) {
       const tty = fakeTty();
       tty.type(...keys);
-      await expect(
-        terminalApprover({ input: tty.input, output: tty.output, editor })(await editA()),
-      ).rejects.toBeInstanceOf(ApprovalAborted);
+      await expect(terminalApprover({ ...tty.io, editor })(await editA())).rejects.toBeInstanceOf(
+        ApprovalAborted,
+      );
       expect(tty.input.rawModes.at(-1)).toBe(false);
       expect(tty.text().endsWith('\u001b[?25h')).toBe(true);
     }
@@ -123,8 +124,11 @@ describe('terminalApprover: interactive paths', () => {
   it("drops the final newline an editor adds to a proposal that had none (vi's habit)", async () => {
     const editor = `node -e "const f=process.argv[1];const fs=require('fs');fs.writeFileSync(f,fs.readFileSync(f,'utf8').toUpperCase()+'\\n')"`;
     const tty = fakeTty();
-    tty.type('e', 'v', 'q', 'y');
-    const d = await terminalApprover({ input: tty.input, output: tty.output, color: false, editor })(
+    tty.type('e');
+    tty.type('v');
+    tty.type('q');
+    tty.type('y');
+    const d = await terminalApprover({ ...tty.io, color: false, editor })(
       await request('write_file', { path: '/n.txt', content: 'abc' }, {}),
     );
     expect(d).toEqual({ approved: true, overrideArgs: { path: '/n.txt', content: 'ABC' } });
@@ -137,8 +141,9 @@ describe('terminalApprover: interactive paths', () => {
     const long = `${'z'.repeat(120)}END`;
     const req = await request('write_file', { path: '/l.txt', content: `${long}\n` }, {});
     const tty = fakeTty();
-    tty.type('v', 'y');
-    await terminalApprover({ input: tty.input, output: tty.output, color: false, pager: 'system' })(req);
+    tty.type('v');
+    tty.type('y');
+    await terminalApprover({ ...tty.io, color: false, pager: 'system' })(req);
     const paged = fs.readFileSync(out, 'utf8');
     expect(paged).toContain('Write: /l.txt');
     expect(paged).toContain(`1 │ ${long}`);
@@ -147,10 +152,10 @@ describe('terminalApprover: interactive paths', () => {
   it("pager: 'system' falls back to the built-in pager when $PAGER cannot run", async () => {
     process.env.PAGER = 'no-such-pager-command-here';
     const tty = fakeTty();
-    tty.type('v', 'q', 'y');
-    await terminalApprover({ input: tty.input, output: tty.output, color: false, pager: 'system' })(
-      await editA(),
-    );
+    tty.type('v');
+    tty.type('q');
+    tty.type('y');
+    await terminalApprover({ ...tty.io, color: false, pager: 'system' })(await editA());
     expect(tty.plain()).toMatch(/lines 1–\d+ of \d+/);
   });
 
@@ -159,8 +164,7 @@ describe('terminalApprover: interactive paths', () => {
     const tty = fakeTty();
     tty.type('y');
     await terminalApprover({
-      input: tty.input,
-      output: tty.output,
+      ...tty.io,
       color: false,
       thresholds: { inline: 5, pager: 8 },
     })(await request('write_file', { path: '/t.txt', content }, {}));
@@ -176,7 +180,7 @@ describe('terminalApprover: interactive paths', () => {
     try {
       const tty = fakeTty();
       tty.type('y');
-      await terminalApprover({ input: tty.input, output: tty.output, color: true })(await editA());
+      await terminalApprover({ ...tty.io, color: true })(await editA());
       expect(tty.text()).toMatch(/\u001b\[3\dm/);
       expect(kleur.enabled).toBe(false);
     } finally {

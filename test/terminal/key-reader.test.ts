@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { InputDecoder } from '../../src/terminal/input-decoder.js';
 import { parseKeys } from '../../src/terminal/key-reader.js';
 
 describe('parseKeys', () => {
@@ -31,5 +32,26 @@ describe('parseKeys', () => {
 
   it('keeps characters outside the BMP whole', () => {
     expect(parseKeys('a😀b')).toEqual(['a', '😀', 'b']);
+  });
+});
+
+describe('InputDecoder', () => {
+  it('reads a bracketed paste as one event, even split across chunks, and never as keys', () => {
+    const d = new InputDecoder();
+    const events = [
+      ...d.push('n\u001b[20'),
+      ...d.push('0~first\nyes\u001b'),
+      ...d.push('[201'),
+      ...d.push('~y'),
+    ];
+    expect(events).toEqual(['n', { paste: 'first\nyes' }, 'y']);
+  });
+
+  it('keeps escape sequences and text around a paste as keys', () => {
+    expect(new InputDecoder().push('\u001b[A\u001b[200~\u001b[B\u0003\u001b[201~\r')).toEqual([
+      'up',
+      { paste: '\u001b[B\u0003' },
+      'enter',
+    ]);
   });
 });

@@ -11,7 +11,7 @@ const plain = createStyle(false);
 /** Runs the pager over `source` with `keys` typed; returns each drawn screen (plain text). */
 async function page(source: ReturnType<typeof diffLineSource>, keys: string[], rows = 12) {
   const tty = fakeTty({ rows });
-  const reader = new KeyReader(tty.input);
+  const reader = new KeyReader(tty.input, { clock: tty.clock, onArm: tty.onPrompt });
   reader.open();
   tty.type(...keys);
   try {
@@ -88,9 +88,19 @@ describe('built-in pager', () => {
     expect(screens.at(-1)).toContain('match at line 3');
   });
 
+  it('search scrolls sideways to a match far along a line, and back for one near the start', async () => {
+    const src = added(4, (i) => (i === 1 ? `${'x'.repeat(9000)} NEEDLE here` : `NEEDLE ${i} short`));
+    const { screens } = await page(src, ['/', 'NEEDLE', '\r', 'n', 'n', 'q'], 12);
+    const atFar = screens.find((s) => s.includes('match at line 3'))!;
+    expect(atFar).toContain('NEEDLE here');
+    const atNear = screens.find((s) => s.includes('match at line 4'))!;
+    expect(atNear).toContain('NEEDLE 2 short');
+    expect(atNear).not.toMatch(/col \d/);
+  });
+
   it('Ctrl-C aborts the run and still leaves the alternate screen with the cursor shown', async () => {
     const tty = fakeTty();
-    const reader = new KeyReader(tty.input);
+    const reader = new KeyReader(tty.input, { clock: tty.clock, onArm: tty.onPrompt });
     reader.open();
     tty.type('j', '\u0003');
     const src = added(5);

@@ -250,8 +250,8 @@ describe('renderers, one per payload type', () => {
     const tabbed = '--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\tb = 1\n+a\tb = 2\n';
     const r = renderPayload({ ...cases[3]![1], unifiedDiff: tabbed } as ApprovalPayload, plain, 80);
     const [del, add] = allLines(r.body).slice(1);
-    expect(del).toContain('-a   b = [-1-]');
-    expect(add).toContain('+a   b = {+2+}');
+    expect(del).toContain('-a→  b = [-1-]');
+    expect(add).toContain('+a→  b = {+2+}');
   });
 });
 

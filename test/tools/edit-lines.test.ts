@@ -133,9 +133,11 @@ describe('edit_lines', () => {
     expect(read(dir, 'r.js')).toBe('x = compute(1);\na();\nx = compute(9);\nb();\nx = compute(2);\nc();\n');
   });
 
-  it('refuses low-entropy anchors unless unique and confirmed by the exact line, suggesting neighbours', async () => {
-    const { toolset } = project({ 'f.js': FILE });
+  it('refuses a low-entropy anchor that moved since the read unless confirmed by its line, suggesting neighbours', async () => {
+    const { dir: fdir, toolset } = project({ 'f.js': FILE });
     const a = await anchors(toolset);
+    // The file changed since the read: "  }" is still unique but has moved, so it needs its exact line.
+    fs.writeFileSync(path.join(fdir, 'f.js'), `// header\n${FILE}`);
     const e = err(
       await toolset.callTool('edit_lines', {
         path: '/f.js',

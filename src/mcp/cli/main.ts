@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { SandboxError } from '../../sandbox/errors.js';
 import { FileSystemToolset } from '../../tools/filesystem-toolset.js';
@@ -5,7 +7,20 @@ import { createMcpServer } from '../create-mcp-server.js';
 import { loadSetup } from './load-config.js';
 import { CliUsageError, HELP, parseArgs } from './parse-args.js';
 
-const VERSION = '0.1.0';
+/** This package's version, from its package.json (found upward: the file runs from src/ or dist/src/). */
+function packageVersion(): string {
+  for (let dir = import.meta.dirname; ; dir = path.dirname(dir)) {
+    try {
+      const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as Record<
+        string,
+        unknown
+      >;
+      if (pkg.name === 'sandbox-approval' && typeof pkg.version === 'string') return pkg.version;
+    } catch {}
+    if (path.dirname(dir) === dir) return 'unknown';
+  }
+}
+const VERSION = packageVersion();
 
 export interface CliIo {
   stdout: NodeJS.WritableStream;
