@@ -5,18 +5,18 @@ import type { AuditSink } from '../src/approval/audit-events.js';
 import type { ApprovalConfig } from '../src/approval/config.js';
 import type { DeferredApprovals } from '../src/approval/deferred/deferred-approvals.js';
 import { ApprovalAborted } from '../src/approval/errors.js';
-import type { ApprovalCallback, ApprovalResult } from '../src/approval/types.js';
-import type { FileSystemToolset } from '../src/tools/filesystem-toolset.js';
-import type { ToolInputs } from '../src/tools/tool-inputs.js';
-import type { ToolName, ToolOutcome } from '../src/tools/types.js';
 import {
   checkOnce,
   decidePending,
   executeApproved,
   ledgerOf,
-  outcomeText,
   setNativeAuditSink,
-} from './approval-ledger.js';
+} from '../src/approval/native-ledger.js';
+import type { ApprovalCallback, ApprovalResult } from '../src/approval/types.js';
+import type { FileSystemToolset } from '../src/tools/filesystem-toolset.js';
+import type { ToolInputs } from '../src/tools/tool-inputs.js';
+import type { ToolName, ToolOutcome } from '../src/tools/types.js';
+import { outcomeText } from './outcome-text.js';
 
 export type AiSdkApproval =
   /** Ask inside `execute` through the approval layer (the Python model: the run never stops). */

@@ -5,7 +5,7 @@ import { readTextFile } from '../src/fs/read-text.js';
 import type { FileSystemToolset } from '../src/tools/filesystem-toolset.js';
 import { toErrorInfo, toolError } from '../src/tools/tool-error.js';
 import type { ToolOutcome } from '../src/tools/types.js';
-import { outcomeText } from './approval-ledger.js';
+import { outcomeText } from './outcome-text.js';
 
 /** Options of `sandboxEditor`: the approval layer's (`approve` is required: secure by default). */
 export type SandboxEditorOptions = ApprovalToolsetOptions;

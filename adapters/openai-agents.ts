@@ -5,16 +5,16 @@ import { ApprovalToolset, type ApprovalToolsetOptions } from '../src/approval/ap
 import type { AuditSink } from '../src/approval/audit-events.js';
 import { type ApprovalConfig, genericPayload } from '../src/approval/config.js';
 import { ApprovalAborted } from '../src/approval/errors.js';
-import type { ApprovalCallback } from '../src/approval/types.js';
-import { validateDecision } from '../src/approval/validate-decision.js';
-import type { FileSystemToolset } from '../src/tools/filesystem-toolset.js';
 import {
   checkOnce,
   decidePending,
   executeApproved,
-  outcomeText,
   setNativeAuditSink,
-} from './approval-ledger.js';
+} from '../src/approval/native-ledger.js';
+import type { ApprovalCallback } from '../src/approval/types.js';
+import { validateDecision } from '../src/approval/validate-decision.js';
+import type { FileSystemToolset } from '../src/tools/filesystem-toolset.js';
+import { outcomeText } from './outcome-text.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: agents of any context and output type
 type AnyAgent = Agent<any, any>;

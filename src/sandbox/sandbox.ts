@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type fs from 'node:fs';
 import { loadMounts, type Mount, type MountOptions, type SandboxConfigInput } from './config.js';
 import {
@@ -11,6 +10,7 @@ import {
   SuffixNotAllowedError,
 } from './errors.js';
 import { derivedGrants, type Grants, grantAllows, UNRESTRICTED } from './grants.js';
+import { sandboxIdentity } from './identity.js';
 import { notFoundError } from './not-found.js';
 import { isInsideRoot, RealPathError, resolveRealPath } from './real-path.js';
 import { closestNames } from './suggestions.js';
@@ -94,17 +94,7 @@ export class Sandbox {
     if (this.identityCache === undefined) {
       const grants: Grants[] = [];
       for (let s: Sandbox | undefined = this; s; s = s.parent) grants.push(s.grants);
-      const mounts = this.mounts.map((m) => [
-        m.mountPoint,
-        m.realRoot,
-        m.mode,
-        m.suffixes ?? null,
-        m.maxFileBytes ?? null,
-        m.writeApproval,
-        m.readApproval,
-      ]);
-      const text = JSON.stringify({ mounts, grants });
-      this.identityCache = `sbx-${createHash('sha256').update(text).digest('hex').slice(0, 32)}`;
+      this.identityCache = sandboxIdentity(this.mounts, grants);
     }
     return this.identityCache;
   }

@@ -5,9 +5,9 @@ import { assistantMessage, functionCall, ScriptedModel } from '@openai/agents/te
 import { generateText, type ModelMessage, stepCountIs } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { aiSdkTools, answerApprovals } from '../../adapters/ai-sdk.js';
-import { executeApproved } from '../../adapters/approval-ledger.js';
 import { answerInterruptions, openAIAgentsTools } from '../../adapters/openai-agents.js';
 import { type Step, scriptedModel } from '../../examples/scripted-ai-model.js';
+import { executeApproved } from '../../src/approval/native-ledger.js';
 import { approveAll } from '../../src/approval/policies.js';
 import { FileSystemToolset } from '../../src/tools/filesystem-toolset.js';
 import { read, snapshot } from '../helpers/temp-project.js';

@@ -144,6 +144,14 @@ describe('the approval binding (blocking mode)', () => {
     expect(one.sandbox.identity).not.toBe(two.sandbox.identity);
   });
 
+  it('sandbox identity: equal for the same configuration, different for another directory or a derived sandbox', () => {
+    const { dir, sandbox } = project({ 'a.txt': 'a\n' });
+    expect(Sandbox.fromDirectory(dir, { mode: 'rw' }).identity).toBe(sandbox.identity);
+    expect(Sandbox.fromDirectory(dir, { mode: 'ro' }).identity).not.toBe(sandbox.identity);
+    expect(sandbox.derive({ inherit: true, readonly: true }).identity).not.toBe(sandbox.identity);
+    expect(project().sandbox.identity).not.toBe(sandbox.identity);
+  });
+
   it('case 5: write_file over limits.maxFileBytes → file_too_large, nothing written, nobody asked', async () => {
     const { dir, sandbox } = project({ 'a.txt': 'small\n' });
     const { FileSystemToolset } = await import('../../src/tools/filesystem-toolset.js');

@@ -1,27 +1,23 @@
-import {
-  type ApprovalBinding,
-  createBinding,
-  deniedError,
-  unapprovedError,
-} from '../src/approval/approval-binding.js';
-import { ApprovalMemory, rememberedDecision } from '../src/approval/approval-memory.js';
-import { type AuditEvent, type AuditSink, fanOut, toolResultEvent } from '../src/approval/audit-events.js';
-import { blockedOutcome } from '../src/approval/blocked-outcome.js';
-import { type CallArguments, captureArguments, requestCopy } from '../src/approval/call-arguments.js';
-import type { ApprovalConfig } from '../src/approval/config.js';
-import { ApprovalAborted } from '../src/approval/errors.js';
-import { executeBound } from '../src/approval/execute-bound.js';
-import { type AppliedChain, rebasedContext } from '../src/approval/rebase.js';
-import type {
-  ApprovalCallback,
-  ApprovalDecision,
-  ApprovalRequest,
-  ApprovalResult,
-} from '../src/approval/types.js';
-import { rememberScopeOf, validateDecision } from '../src/approval/validate-decision.js';
-import { withFileLock } from '../src/fs/file-lock.js';
-import type { FileSystemToolset } from '../src/tools/filesystem-toolset.js';
-import type { ToolCallContext, ToolOutcome } from '../src/tools/types.js';
+import { withFileLock } from '../fs/file-lock.js';
+import type { FileSystemToolset } from '../tools/filesystem-toolset.js';
+import type { ToolCallContext, ToolOutcome } from '../tools/types.js';
+import { type ApprovalBinding, createBinding, deniedError, unapprovedError } from './approval-binding.js';
+import { ApprovalMemory, rememberedDecision } from './approval-memory.js';
+import { type AuditEvent, type AuditSink, fanOut, toolResultEvent } from './audit-events.js';
+import { blockedOutcome } from './blocked-outcome.js';
+import { type CallArguments, captureArguments, requestCopy } from './call-arguments.js';
+import type { ApprovalConfig } from './config.js';
+import { ApprovalAborted } from './errors.js';
+import { executeBound } from './execute-bound.js';
+import { type AppliedChain, rebasedContext } from './rebase.js';
+import type { ApprovalCallback, ApprovalDecision, ApprovalRequest, ApprovalResult } from './types.js';
+import { rememberScopeOf, validateDecision } from './validate-decision.js';
+
+/**
+ * Native mode (the framework's own approval pause): the framework adapters call
+ * these to answer pending calls and to execute them, and hold no approval logic
+ * of their own.
+ */
 
 /**
  * What was decided for each pending tool call of a toolset, shared by a
@@ -251,19 +247,4 @@ export async function decidePending(
   ledger.bindings.set(call.toolCallId, binding);
   if (decision.approved) return { approved: true };
   return { approved: false, message: deniedError(binding).message };
-}
-
-/** Compact text for a model: read_file's content as text, errors as "error <code>: message". */
-export function outcomeText(name: string, outcome: ToolOutcome): string {
-  if (!outcome.ok) {
-    const e = outcome.error;
-    const hints = e.suggestions?.length ? `\nSuggestions: ${e.suggestions.join('; ')}` : '';
-    const details = e.details ? `\nDetails: ${JSON.stringify(e.details)}` : '';
-    return `error ${e.code}: ${e.message}${hints}${details}`;
-  }
-  if (name === 'read_file') {
-    const { content, ...meta } = outcome.data as { content: string };
-    return `${JSON.stringify(meta)}\n${content}`;
-  }
-  return JSON.stringify(outcome.data);
 }

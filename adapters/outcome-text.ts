@@ -1,0 +1,16 @@
+import type { ToolOutcome } from '../src/tools/types.js';
+
+/** Compact text for a model: read_file's content as text, errors as "error <code>: message". */
+export function outcomeText(name: string, outcome: ToolOutcome): string {
+  if (!outcome.ok) {
+    const e = outcome.error;
+    const hints = e.suggestions?.length ? `\nSuggestions: ${e.suggestions.join('; ')}` : '';
+    const details = e.details ? `\nDetails: ${JSON.stringify(e.details)}` : '';
+    return `error ${e.code}: ${e.message}${hints}${details}`;
+  }
+  if (name === 'read_file') {
+    const { content, ...meta } = outcome.data as { content: string };
+    return `${JSON.stringify(meta)}\n${content}`;
+  }
+  return JSON.stringify(outcome.data);
+}
