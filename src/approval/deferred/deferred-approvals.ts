@@ -49,6 +49,8 @@ export class DeferredApprovals {
   private readonly secret: string | Uint8Array | undefined;
   private readonly ttlMs: number;
   private readonly now: () => Date;
+  /** When records were last pruned (pruning reads the whole store: at most once per ttl or minute). */
+  private pruned = { at: Number.NEGATIVE_INFINITY };
   /** What this request's message history says the person was shown, by call id (see withHistory). */
   private readonly shownInHistory = new Map<string, SandboxApprovalData>();
 
@@ -104,7 +106,10 @@ export class DeferredApprovals {
       createdAt: at.toISOString(),
       expiresAt: new Date(at.getTime() + this.ttlMs).toISOString(),
     };
-    await this.store.prune(at);
+    if (at.getTime() - this.pruned.at >= Math.min(this.ttlMs, 60_000)) {
+      this.pruned.at = at.getTime();
+      await this.store.prune(at);
+    }
     return this.store.putIfAbsent(this.seal(body));
   }
 
