@@ -106,6 +106,23 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('browser approvals (Chromium)', () => 
     expect(fs.readFileSync(file('src/format.ts')).equals(before)).toBe(true);
   });
 
+  it('a new file: numbered preview; approved with the keyboard (a)', async () => {
+    const card = await ask('create the notes');
+    await expect(card.locator('.sa-title').textContent()).resolves.toContain(
+      'Write: /src/notes.md (4 lines, 60 B, new file)',
+    );
+    await expect(card.locator('.sa-preview .sa-no').allTextContents()).resolves.toEqual([
+      '  1',
+      '  2',
+      '  3',
+      '  4',
+    ]);
+    await page.keyboard.press('a');
+    await page.getByTestId('sandbox-tool-status').filter({ hasText: '✓ write_file /src/notes.md' }).waitFor();
+    const { content } = DEMO_CALLS.create!.input as { content: string };
+    expect(fs.readFileSync(file('src/notes.md'), 'utf8')).toBe(content);
+  });
+
   it('the file changes between showing and approving: the page shows stale_approval, file untouched', async () => {
     const card = await ask('edit the summary');
     // Someone else edits another line of the same file while the person looks at the diff.
