@@ -26,4 +26,14 @@ const rows = [
 ];
 console.log(formatTable(rows));
 console.log('');
-console.log(formatFidelityTable(await runEditFidelity({ size: quick ? 10 : 50 })));
+const fidelity = await runEditFidelity({ size: quick ? 10 : 50 });
+console.log(formatFidelityTable(fidelity));
+// Fidelity is a correctness gate, not a timing: a silently wrong edit fails the run (and CI).
+const silentlyWrong = fidelity.rows.reduce(
+  (n, row) => n + Object.values(row.cells).reduce((m, cell) => m + cell.wrong, 0),
+  0,
+);
+if (silentlyWrong > 0) {
+  console.error(`edit fidelity: ${silentlyWrong} silently wrong edit(s)`);
+  process.exitCode = 1;
+}

@@ -34,6 +34,7 @@ const entryPoints = Object.keys(manifest.exports)
 const peerOf = {
   [`${manifest.name}/ai-sdk`]: 'ai',
   [`${manifest.name}/openai-agents`]: '@openai/agents',
+  [`${manifest.name}/react`]: 'react',
 };
 
 function consumerProject(name, deps) {
@@ -66,6 +67,8 @@ try {
     tarball,
     `ai@${installedVersion('ai')}`,
     `@openai/agents@${installedVersion('@openai/agents')}`,
+    `react@${installedVersion('react')}`,
+    `@types/react@${installedVersion('@types/react')}`,
     `@types/node@${installedVersion('@types/node')}`,
     // ai's provider types import 'json-schema' without depending on its types; any strict consumer needs them.
     '@types/json-schema',
@@ -198,6 +201,7 @@ import { ApprovalToolset, FileSystemToolset, Sandbox, type ApprovalCallback } fr
 import { terminalApprover } from 'sandbox-approval/terminal';
 import { aiSdkTools } from 'sandbox-approval/ai-sdk';
 import { openAIAgentsTools } from 'sandbox-approval/openai-agents';
+import { ApprovalCard, type ApprovalCardProps } from 'sandbox-approval/react';
 
 const sandbox = new Sandbox({ mounts: [{ hostPath: '.', mountPoint: '/work', mode: 'rw' }] });
 const tools = new FileSystemToolset(sandbox);
@@ -209,6 +213,7 @@ export async function bump(): Promise<string> {
 }
 export const ai = aiSdkTools(tools, { approval: { mode: 'blocking', approve: terminalApprover() } });
 export const agents = openAIAgentsTools(tools, { approval: { mode: 'native' } });
+export const card: (props: ApprovalCardProps) => unknown = ApprovalCard;
 `;
 }
 

@@ -6,7 +6,9 @@ import { SCENARIOS, type ToolUnderTest } from './scenarios.js';
 /**
  * Edit-fidelity bench: replays a corpus of gold edits through edit_file,
  * patch_file and edit_lines under simulated model mistakes and counts correct /
- * rejected / silently wrong outcomes. Silently wrong must be 0 everywhere.
+ * rejected / silently wrong outcomes, judged byte for byte against the intended
+ * file (a slip let through into a line the edit does not change is wrong).
+ * Silently wrong must be 0 everywhere.
  */
 const TOOLS: ToolUnderTest[] = ['edit_file', 'patch_file', 'edit_lines'];
 

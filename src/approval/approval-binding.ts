@@ -108,7 +108,7 @@ export function verifyBinding(
   if (!isBinding(binding) || !sameSeal(b.seal, sealOf(withoutSeal(b), options.secret)))
     return stale(call, 'the approval record is malformed or was altered after the decision');
   if (b.toolName !== call.toolName) return stale(call, `the approval was given for ${b.toolName}`);
-  if (b.toolCallId !== undefined && call.toolCallId !== undefined && b.toolCallId !== call.toolCallId)
+  if (b.toolCallId !== undefined && b.toolCallId !== call.toolCallId)
     return stale(call, 'the approval was given for another call id');
   if (b.sandboxId !== undefined && b.sandboxId !== call.sandboxId)
     return stale(call, 'the approval was given in another sandbox');

@@ -27,32 +27,44 @@ function levelKey(line: string, level: MatchLevel): string {
 }
 
 type Token = { side: 'old' | 'new'; i: number };
-type Part = { kind: 'same' | 'added' | 'removed'; count: number };
 
-/** Aligns old lines [o0, o1) with new lines [n0, n1); undefined when the diff ran out of time. */
+/**
+ * Pairs the old lines [o0, o1) with new lines [n0, n1) that stay unchanged (a
+ * longest common subsequence under `same`), into `pairs` (new index → old index).
+ * Lines with no possible partner on the other side cannot be in it and are left
+ * out of the diff first, so replacing a block with unrelated text costs nothing.
+ * False when the diff ran out of time.
+ */
 function alignSegment(
   o0: number,
   o1: number,
   n0: number,
   n1: number,
+  candidates: { old: (i: number) => boolean; new: (j: number) => boolean },
   same: (i: number, j: number) => boolean,
-): Part[] | undefined {
-  if (o1 === o0 || n1 === n0) {
-    return [
-      ...(o1 > o0 ? [{ kind: 'removed' as const, count: o1 - o0 }] : []),
-      ...(n1 > n0 ? [{ kind: 'added' as const, count: n1 - n0 }] : []),
-    ];
-  }
-  const tokens = (side: Token['side'], from: number, to: number) =>
-    Array.from({ length: to - from }, (_, k): Token => ({ side, i: from + k }));
-  const changes = diffArrays<Token>(tokens('old', o0, o1), tokens('new', n0, n1), {
+  pairs: Map<number, number>,
+): boolean {
+  const tokens = (side: Token['side'], from: number, to: number, keep: (i: number) => boolean) => {
+    const out: Token[] = [];
+    for (let i = from; i < to; i++) if (keep(i)) out.push({ side, i });
+    return out;
+  };
+  const olds = tokens('old', o0, o1, candidates.old);
+  const news = tokens('new', n0, n1, candidates.new);
+  if (olds.length === 0 || news.length === 0) return true;
+  const changes = diffArrays<Token>(olds, news, {
     comparator: (a, b) => (a.side === 'old' ? same(a.i, b.i) : same(b.i, a.i)),
     timeout: ALIGN_TIMEOUT_MS,
   });
-  return changes?.map((c) => ({
-    kind: c.added ? 'added' : c.removed ? 'removed' : 'same',
-    count: c.count,
-  }));
+  if (changes === undefined) return false;
+  let oi = 0;
+  let nj = 0;
+  for (const c of changes) {
+    if (c.removed) oi += c.count;
+    else if (c.added) nj += c.count;
+    else for (let k = 0; k < c.count; k++) pairs.set(news[nj++]!.i, olds[oi++]!.i);
+  }
+  return true;
 }
 
 /**
@@ -83,21 +95,23 @@ export function rebuildReplacement(
   const newKeys = replacement.map((l) => levelKey(l, level));
   const same = (i: number, j: number) =>
     needle[i] === replacement[j] || (slipped[i]! && oldKeys[i] === newKeys[j]);
-  const parts: Part[] = [];
+  // Which lines could be unchanged at all: one with no possible partner is a change.
+  const oldExact = new Set(needle);
+  const oldKeyed = new Set(oldKeys.filter((_, i) => slipped[i]));
+  const newExact = new Set(replacement);
+  const newKeyed = new Set(newKeys);
+  const candidates = {
+    old: (i: number) => newExact.has(needle[i]!) || (slipped[i]! && newKeyed.has(oldKeys[i]!)),
+    new: (j: number) => oldExact.has(replacement[j]!) || oldKeyed.has(newKeys[j]!),
+  };
+  const pairs = new Map<number, number>();
+  // Without an alignment in time, each line that repeats an old one is still found by its text.
+  let aligned = true;
   let o = 0;
   let n = 0;
   for (const [fo, fn] of [...fixed, [needle.length, replacement.length] as const]) {
-    const segment = alignSegment(o, fo, n, fn, same);
-    if (segment === undefined) {
-      return {
-        ok: false,
-        code: 'invalid_argument',
-        message:
-          'old and new text are too large and too different to tell which lines stay unchanged. Nothing was changed: split the edit into smaller ones.',
-      };
-    }
-    parts.push(...segment);
-    if (fo < needle.length) parts.push({ kind: 'same', count: 1 });
+    aligned = alignSegment(o, fo, n, fn, candidates, same, pairs) && aligned;
+    if (fo < needle.length) pairs.set(fn, fo);
     o = fo + 1;
     n = fn + 1;
   }
@@ -107,22 +121,22 @@ export function rebuildReplacement(
   const adjusted = reindentNeeded ? reindent(replacement, needle, window, fileStyle) : [...replacement];
   const moved = new MovedLines(needle, window, slipped, oldKeys);
   const freshIdx: number[] = [];
-  const out: RebuiltLine[] = [];
-  let oi = 0;
-  let nj = 0;
-  for (const part of parts) {
-    if (part.kind === 'removed') oi += part.count;
-    else if (part.kind === 'added') {
-      for (let k = 0; k < part.count; k++, nj++) {
-        const kept = moved.find(replacement[nj]!, newKeys[nj]!);
-        if (kept === undefined) {
-          freshIdx.push(out.length);
-          out.push({ text: adjusted[nj]! });
-        } else out.push({ text: window[kept]!, from: kept });
-      }
-    } else {
-      for (let k = 0; k < part.count; k++, oi++, nj++) out.push({ text: window[oi]!, from: oi });
-    }
+  let unclear = false;
+  const out: RebuiltLine[] = replacement.map((line, j) => {
+    const kept = pairs.get(j) ?? moved.find(line, newKeys[j]!);
+    if (kept !== undefined) return { text: window[kept]!, from: kept };
+    // Unaligned, a line equal to old lines with different file texts cannot be placed.
+    if (!aligned && candidates.new(j)) unclear = true;
+    freshIdx.push(j);
+    return { text: adjusted[j]! };
+  });
+  if (unclear) {
+    return {
+      ok: false,
+      code: 'invalid_argument',
+      message:
+        'old and new text are too large and too different to tell which lines stay unchanged. Nothing was changed: split the edit into smaller ones.',
+    };
   }
   if (level === 'unicode' && freshIdx.length > 0) {
     const plan = typographyPlan(

@@ -2,6 +2,7 @@ import type { ErrorCode } from '../sandbox/errors.js';
 import { parseAnchor } from './line-edit-ops.js';
 import { contextHash, hex, isLowEntropy } from './line-hash.js';
 import type { LineTable } from './line-table.js';
+import { mapLine } from './map-line.js';
 
 export class AnchorError extends Error {
   constructor(
@@ -107,11 +108,11 @@ function confirmedUnchanged(index: LineIndex, hash: string, request: AnchorReque
 /**
  * Resolves one anchor to a 0-based line of the CURRENT file. When the file is
  * unchanged since the hashed read (`snapshot` is `index`), the anchor is exact
- * (confirmedUnchanged). Otherwise the ladder: the hash prefix (6 or 8 chars),
- * then the context hash (previous and next non-empty lines) from the snapshot
- * the model read. A line that moved since the read is followed only when its
- * context still agrees; otherwise the anchor is stale; low-entropy and repeated
- * lines must be confirmed by their line number.
+ * (confirmedUnchanged). When it changed, the line the model read is followed
+ * through a line diff of the read and the file (gone or edited → anchor_stale);
+ * a moved low-entropy line must still be confirmed by its line number. Without a
+ * read (or past the diff's time budget) the ladder: the hash prefix (6 or 8
+ * chars), then the context hash (previous and next non-empty lines).
  */
 export function resolveAnchor(
   index: LineIndex,
@@ -146,6 +147,18 @@ export function resolveAnchor(
     const snap = snapshot.candidates(hash);
     readAt =
       hint !== undefined && snap.includes(hint - 1) ? hint - 1 : snap.length === 1 ? snap[0] : undefined;
+  }
+  if (readAt !== undefined && snapshot && snapshot !== index) {
+    // The file changed since the read: follow the line through a diff of the two, never to a twin.
+    const mapped = mapLine(snapshot.full, index.full, readAt);
+    if (mapped === 'changed') {
+      throw new AnchorError(
+        'anchor_stale',
+        `Anchor ${request.raw}: line ${readAt + 1} as you read it was changed or deleted since. Re-read with read_file(hashes: true) and redo the edit.`,
+        { suggested_action: 're-read_file', anchor: request.raw },
+      );
+    }
+    if (mapped !== undefined) return checkEntropy(index, mapped, hint, request);
   }
   if (readAt !== undefined && snapshot) {
     const expected = contextHash(snapshot.table, readAt, 8);

@@ -120,12 +120,17 @@ export function createMcpServer(toolset: FileSystemToolset, options: McpServerOp
     }
   };
 
-  const approve: ApprovalCallback = (request) => {
+  // Notes given with an approval, by call: the approval layer passes only denial notes to the model.
+  const approvalNotes = new Map<string, string>();
+  const approve: ApprovalCallback = async (request) => {
     const verdict = policy?.(request);
     if (verdict?.decision === 'approve') return { approved: true };
     if (verdict?.decision === 'deny') return { approved: false, note: verdict.note };
     const canElicit = approval.elicitation !== false && !!server.getClientCapabilities()?.elicitation?.form;
-    return canElicit ? elicit(request) : fallback(request);
+    const decision = await (canElicit ? elicit(request) : fallback(request));
+    if (decision?.approved && decision.note && request.toolCallId)
+      approvalNotes.set(request.toolCallId, decision.note);
+    return decision;
   };
 
   const gated = new ApprovalToolset(tools, {
@@ -153,10 +158,11 @@ export function createMcpServer(toolset: FileSystemToolset, options: McpServerOp
     const stopProgress = keepAlive(extra, options.progressIntervalMs ?? DEFAULT_PROGRESS_INTERVAL_MS);
     try {
       const outcome = await runGuarded(() => gated.callTool(name, args ?? {}, { toolCallId }), log);
-      return toCallToolResult(name, outcome);
+      return toCallToolResult(name, outcome, approvalNotes.get(toolCallId));
     } finally {
       stopProgress();
       signals.delete(toolCallId);
+      approvalNotes.delete(toolCallId);
     }
   });
 

@@ -4,9 +4,10 @@ import type { ToolOutcome } from '../tools/types.js';
 /**
  * A tool outcome as an MCP tool result: text the model reads plus the same data
  * as `structuredContent`. A failure is an `isError` result carrying the stable
- * code, the message and suggestions, never a protocol error.
+ * code, the message and suggestions, never a protocol error. A note given
+ * with the approval is appended (and set as `user_note`).
  */
-export function toCallToolResult(name: string, outcome: ToolOutcome): CallToolResult {
+export function toCallToolResult(name: string, outcome: ToolOutcome, approvalNote?: string): CallToolResult {
   if (!outcome.ok) {
     const e = outcome.error;
     const lines = [`error ${e.code}: ${e.message}`];
@@ -19,9 +20,11 @@ export function toCallToolResult(name: string, outcome: ToolOutcome): CallToolRe
     };
   }
   const data = outcome.data as Record<string, unknown>;
+  // A note the person gave with their approval is for the model too.
+  const note = approvalNote ? `\nThe user approved this call and noted: "${approvalNote}"` : '';
   return {
-    content: [{ type: 'text', text: resultText(name, data) }],
-    structuredContent: { ...data },
+    content: [{ type: 'text', text: `${resultText(name, data)}${note}` }],
+    structuredContent: { ...data, ...(approvalNote ? { user_note: approvalNote } : {}) },
   };
 }
 

@@ -20,8 +20,8 @@ interface JournalEntry extends ChangeRecord {
   beforeMode: number | undefined;
   /** The path was a symbolic link with this text before the change (a deleted link). */
   beforeLink: string | undefined;
-  /** Why this change cannot be undone, when the reason is not the byte budget. */
-  undoBlocked: string | undefined;
+  /** The change left a symbolic link with this text at the path (a moved or copied link). */
+  afterLink: string | undefined;
 }
 
 /**
@@ -45,7 +45,7 @@ export class ChangeJournal {
     beforeContent?: Buffer;
     beforeMode?: number;
     beforeLink?: string;
-    undoBlocked?: string;
+    afterLink?: string;
   }): ChangeRecord {
     const content =
       change.beforeContent && change.beforeContent.length <= this.budgetBytes
@@ -58,14 +58,12 @@ export class ChangeJournal {
       ...(change.fromPath ? { fromPath: change.fromPath } : {}),
       beforeSha256: change.beforeSha256,
       afterSha256: change.afterSha256,
-      undoable:
-        change.undoBlocked === undefined &&
-        (change.beforeSha256 === null || content !== undefined || change.beforeLink !== undefined),
+      undoable: change.beforeSha256 === null || content !== undefined || change.beforeLink !== undefined,
       at: new Date().toISOString(),
       beforeContent: content,
       beforeMode: change.beforeMode,
       beforeLink: change.beforeLink,
-      undoBlocked: change.undoBlocked,
+      afterLink: change.afterLink,
     };
     this.entries.push(entry);
     this.keptBytes += content?.length ?? 0;
@@ -79,7 +77,7 @@ export class ChangeJournal {
 
   /** The most recent entry with what undo needs (internal to the toolset). */
   last():
-    | (ChangeRecord & Pick<JournalEntry, 'beforeContent' | 'beforeMode' | 'beforeLink' | 'undoBlocked'>)
+    | (ChangeRecord & Pick<JournalEntry, 'beforeContent' | 'beforeMode' | 'beforeLink' | 'afterLink'>)
     | undefined {
     const e = this.entries.at(-1);
     return e
@@ -88,7 +86,7 @@ export class ChangeJournal {
           beforeContent: e.beforeContent,
           beforeMode: e.beforeMode,
           beforeLink: e.beforeLink,
-          undoBlocked: e.undoBlocked,
+          afterLink: e.afterLink,
         }
       : undefined;
   }
@@ -105,12 +103,12 @@ export class ChangeJournal {
       if (!e.beforeContent) continue;
       this.keptBytes -= e.beforeContent.length;
       e.beforeContent = undefined;
-      e.undoable = e.undoBlocked === undefined && (e.beforeSha256 === null || e.beforeLink !== undefined);
+      e.undoable = e.beforeSha256 === null || e.beforeLink !== undefined;
     }
   }
 }
 
 function toRecord(e: JournalEntry): ChangeRecord {
-  const { beforeContent: _c, beforeMode: _m, beforeLink: _l, undoBlocked: _u, ...record } = e;
+  const { beforeContent: _c, beforeMode: _m, beforeLink: _l, afterLink: _a, ...record } = e;
   return record;
 }

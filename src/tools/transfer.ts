@@ -5,7 +5,7 @@ import { ApprovalResult } from '../approval/types.js';
 import { withFileLock } from '../fs/file-lock.js';
 import type { FileBytes } from '../fs/read-text.js';
 import type { ResolvedPath } from '../sandbox/sandbox.js';
-import { linkTarget, type ResolvedLink, resolveLink } from '../sandbox/symlink.js';
+import { linkTarget, OUTSIDE_THE_SANDBOX, type ResolvedLink, resolveLink } from '../sandbox/symlink.js';
 import { checkWriteSize, loadBytes } from './file-io.js';
 import { checkApprovedState } from './file-state.js';
 import { toolError } from './tool-error.js';
@@ -52,6 +52,7 @@ async function endpoints(ctx: ToolContext, kind: 'move' | 'copy', input: Transfe
         : `source and destination are the same file (${to.virtualPath}).`,
     );
   }
+  if (link) refuseLinkOutward(ctx, kind, link, to);
   const source = link ? { sha256: link.sha256, bytes: 0 } : await loadBytes(ctx, from as ResolvedPath);
   if (!source) throw toolError('not_found', `${from.virtualPath} does not exist.`);
   if (!link) checkWriteSize(ctx, to, source.bytes);
@@ -63,6 +64,26 @@ async function endpoints(ctx: ToolContext, kind: 'move' | 'copy', input: Transfe
     );
   }
   return { from, to, source, existing, ...(link ? { link } : {}) };
+}
+
+/**
+ * A copied link pointing outside the sandbox (or a moved relative link that would
+ * come to point outside) plants a new way out for whatever else reads the mount:
+ * refused, as the sandbox refuses any other path that leaves it.
+ */
+function refuseLinkOutward(
+  ctx: ToolContext,
+  kind: 'move' | 'copy',
+  link: ResolvedLink,
+  to: ResolvedPath,
+): void {
+  const after = linkTarget(ctx.sandbox, path.dirname(to.hostPath), link.linkText);
+  if (after !== OUTSIDE_THE_SANDBOX) return;
+  if (kind === 'move' && link.target === OUTSIDE_THE_SANDBOX) return;
+  throw toolError(
+    'path_not_in_sandbox',
+    `${link.virtualPath} is a symbolic link, and ${kind === 'copy' ? 'a copy of it' : 'moved there, it'} at ${to.virtualPath} would point outside the sandbox, so it was not ${kind === 'copy' ? 'copied' : 'moved'}. Nothing was changed; copy or move files inside the sandbox instead.`,
+  );
 }
 
 export async function transferApproval(
@@ -128,9 +149,7 @@ export async function runTransfer(
         beforeSha256: e.existing?.sha256 ?? null,
         afterSha256: e.source.sha256,
         ...(e.existing ? { beforeContent: e.existing.data, beforeMode: e.existing.mode } : {}),
-        ...(e.link
-          ? { undoBlocked: `it ${kind === 'move' ? 'moved' : 'copied'} a symbolic link; undo that by hand.` }
-          : {}),
+        ...(e.link ? { afterLink: e.link.linkText } : {}),
       });
       ctx.state.record(e.to.virtualPath, e.source.sha256);
       return {

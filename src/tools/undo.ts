@@ -1,5 +1,7 @@
+import { withFileLock } from '../fs/file-lock.js';
+import { resolveLink } from '../sandbox/symlink.js';
 import { loadBytes, removeFile, saveFile, withLock } from './file-io.js';
-import { createLink } from './link-io.js';
+import { createLink, moveLink, removeLink } from './link-io.js';
 import { toolError } from './tool-error.js';
 import type { ToolContext } from './types.js';
 
@@ -15,8 +17,7 @@ export interface UndoOutput {
 export async function undoLastChange(ctx: ToolContext): Promise<UndoOutput> {
   const last = ctx.journal.last();
   if (!last) throw toolError('invalid_argument', 'There is nothing to undo.');
-  if (last.undoBlocked)
-    throw toolError('invalid_argument', `Cannot undo ${last.toolName} on ${last.path}: ${last.undoBlocked}`);
+  if (last.afterLink !== undefined) return undoLinkTransfer(ctx, last);
   const target = ctx.sandbox.resolve(last.path, 'write');
   return withLock(target, async () => {
     const resolved = ctx.sandbox.resolve(last.path, 'write');
@@ -66,6 +67,43 @@ export async function undoLastChange(ctx: ToolContext): Promise<UndoOutput> {
         ...(last.fromPath ? { fromPath: last.fromPath } : {}),
       },
       message: `Undid ${last.toolName} on ${last.fromPath ? `${last.fromPath} → ` : ''}${last.path}.`,
+    };
+  });
+}
+
+type LastChange = NonNullable<ReturnType<ToolContext['journal']['last']>>;
+
+/** Undoes a moved or copied symbolic link: the link goes back (or away), an overwritten file comes back. */
+async function undoLinkTransfer(ctx: ToolContext, last: LastChange): Promise<UndoOutput> {
+  const first = resolveLink(ctx.sandbox, last.path, 'write');
+  return withFileLock(first?.hostPath ?? `missing\0${last.path}`, async () => {
+    const link = resolveLink(ctx.sandbox, last.path, 'write');
+    if (!link || link.linkText !== last.afterLink)
+      throw toolError(
+        'state_mismatch',
+        `Cannot undo ${last.toolName} on ${last.path}: the link has changed since.`,
+      );
+    if (last.beforeSha256 !== null && !last.beforeContent)
+      throw toolError(
+        'invalid_argument',
+        `Cannot undo ${last.toolName} on ${last.path}: the file it replaced was not kept (journal byte budget).`,
+      );
+    if (last.fromPath) {
+      const source = ctx.sandbox.resolve(last.fromPath, 'write');
+      if (source.kind !== 'missing' || resolveLink(ctx.sandbox, last.fromPath, 'write'))
+        throw toolError('state_mismatch', `Cannot undo the move: ${last.fromPath} exists again.`);
+      await moveLink(link, source, false);
+    } else await removeLink(link);
+    if (last.beforeContent) {
+      const dest = ctx.sandbox.resolve(last.path, 'write');
+      await saveFile(ctx, dest, last.beforeContent, last.beforeMode);
+      ctx.state.record(dest.virtualPath, last.beforeSha256!);
+    }
+    ctx.journal.pop();
+    const { id, toolName, path, fromPath } = last;
+    return {
+      undone: { id, toolName, path, ...(fromPath ? { fromPath } : {}) },
+      message: `Undid ${toolName} of the symbolic link ${fromPath ? `${fromPath} → ` : ''}${path}.`,
     };
   });
 }

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createBinding, verifyBinding } from '../../src/approval/approval-binding.js';
+import { createBinding, type ExecutingCall, verifyBinding } from '../../src/approval/approval-binding.js';
 import { ApprovalToolset } from '../../src/approval/approval-toolset.js';
 import { captureArguments } from '../../src/approval/call-arguments.js';
 import type { ApprovalPayload } from '../../src/approval/payloads.js';
@@ -255,13 +255,14 @@ describe('ApprovalBinding record', () => {
       approved: false,
       note: 'no',
     });
-    const code = (c: typeof call) => {
+    const code = (c: ExecutingCall) => {
       const r = verifyBinding(binding, c);
       return r.ok ? 'ok' : r.error.code;
     };
     expect(code(call)).toBe('approval_denied');
     expect(code({ ...call, args: { path: '/a.txt', content: 'y' } })).toBe('stale_approval');
     expect(code({ ...call, toolCallId: 'c2' })).toBe('stale_approval');
+    expect(code({ toolName: call.toolName, args: call.args })).toBe('stale_approval');
     expect(code({ ...call, toolName: 'edit_file' })).toBe('stale_approval');
     expect(code({ ...call, args: { path: '/a.txt', content: 'x', extra: 1 } as never })).toBe(
       'stale_approval',

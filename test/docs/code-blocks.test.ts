@@ -70,13 +70,8 @@ function compilerOptions(): ts.CompilerOptions {
     sourceMap: false,
     // Each snippet is a module even without import/export, so their top-level names never collide.
     moduleDetection: ts.ModuleDetectionKind.Force,
+    // Entry points resolve through tsconfig.json's `paths`, so a new entry point is covered without editing this.
     baseUrl: ROOT,
-    paths: {
-      'sandbox-approval': ['src/index.ts'],
-      'sandbox-approval/terminal': ['src/terminal/index.ts'],
-      'sandbox-approval/ai-sdk': ['adapters/ai-sdk.ts'],
-      'sandbox-approval/openai-agents': ['adapters/openai-agents.ts'],
-    },
   };
 }
 

@@ -115,4 +115,16 @@ describe('edit_file keeps the file bytes of every line the request leaves unchan
     expect(r.replacements).toBe(2);
     expect(r.newText).toBe('f(1);  \ng(2);\nf(1);\t\ng(2);\n');
   });
+
+  it('large blocks: unrelated new text, and lines moved around, still keep the file bytes', () => {
+    const n = 2_000;
+    const fileLines = Array.from({ length: n }, (_, i) => `  line_${i}(); `);
+    const text = `${fileLines.join('\n')}\n`;
+    const copied = fileLines.map((l) => l.trimEnd());
+    const fresh = copied.map((_, i) => `  other_${i}();`);
+    expect(edit(text, copied.join('\n'), fresh.join('\n')).newText).toBe(`${fresh.join('\n')}\n`);
+    // Reversed: every line is a moved line (whether or not the alignment finishes in time).
+    const reversed = edit(text, copied.join('\n'), [...copied].reverse().join('\n'));
+    expect(reversed.newText).toBe(`${[...fileLines].reverse().join('\n')}\n`);
+  });
 });

@@ -135,6 +135,18 @@ describe('createMcpServer (in memory)', () => {
     expect(fs.readFileSync(path.join(dir, 'src/a.ts'), 'utf8')).toBe('const a = 1;\nconst b = 2;\n');
   });
 
+  it('a note given with an approval reaches the model with the result', async () => {
+    const dir = project();
+    const { client } = await connect(dir, {}, () => ({
+      action: 'accept',
+      content: { decision: 'approve', note: 'fine, but add a test next' },
+    }));
+    const r = await call(client, 'write_file', { path: '/src/n.ts', content: 'x\n' });
+    expect(r.isError).toBeFalsy();
+    expect((r.content[0] as { text: string }).text).toContain('noted: "fine, but add a test next"');
+    expect(r.structuredContent).toMatchObject({ path: '/src/n.ts', user_note: 'fine, but add a test next' });
+  });
+
   it('approve and remember for this file: the next edit of the file is not asked', async () => {
     const dir = project();
     const { client, asked } = await connect(dir, {}, () => ({

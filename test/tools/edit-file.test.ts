@@ -94,4 +94,32 @@ describe('edit_file', () => {
     for (const t of tokens) expect(final).toContain(`${t}_done\n`);
     console.log(`parallel edit_file: ${outcomes.filter((o) => o.ok).length}/50 applied`);
   });
+
+  it('writes the file bytes of unchanged lines and the file form of slipped quotes; refuses an unclear form', async () => {
+    const text = "log({  \r\n  source: 'devtools',\r\n  level: 1,\t\r\n});\r\n";
+    const { dir, toolset } = project({ 'l.js': text });
+    const r = ok(
+      await toolset.callTool('edit_file', {
+        path: '/l.js',
+        old_string: 'log({\n  source: \u2018devtools\u2019,\n  level: 1,',
+        new_string: 'log({\n  source: \u2018devtools-logging\u2019,\n  level: 1,',
+      }),
+    );
+    expect(r.match_level).toBe('unicode');
+    expect(fs.readFileSync(path.join(dir, 'l.js'), 'utf8')).toBe(
+      "log({  \r\n  source: 'devtools-logging',\r\n  level: 1,\t\r\n});\r\n",
+    );
+    const mixed = "say('Don\u2019t');\n";
+    const { dir: d2, toolset: t2 } = project({ 'm.js': mixed });
+    const e = err(
+      await t2.callTool('edit_file', {
+        path: '/m.js',
+        old_string: 'say(\u2018Don\u2019t\u2019);',
+        new_string: 'say(\u2018Won\u2019t\u2019);',
+      }),
+    );
+    expect(e.code).toBe('invalid_argument');
+    expect(e.message).toMatch(/\/m\.js: .*single quotes/);
+    expect(fs.readFileSync(path.join(d2, 'm.js'), 'utf8')).toBe(mixed);
+  });
 });

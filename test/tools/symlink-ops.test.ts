@@ -63,6 +63,12 @@ describe('delete, move and copy act on a symbolic link itself (case 4)', () => {
     ok(await s.gated.callTool('move_file', { source: '/NOTES.md', destination: '/docs/NOTES.md' }));
     expect(s.shown[1]).toMatchObject({ symlink: { target: '/AGENTS.md', targetAfter: '/docs/AGENTS.md' } });
     expect(read(s.dir, 'AGENTS.md')).toBe('rules\n');
+    // Undo puts the links back, one move at a time.
+    ok(await s.gated.undo());
+    ok(await s.gated.undo());
+    expect(s.isLink('CLAUDE.md')).toBe(true);
+    expect(read(s.dir, 'CLAUDE.md')).toBe('rules\n');
+    expect(fs.existsSync(path.join(s.dir, 'NOTES.md'))).toBe(false);
   });
 
   it('copy_file copies the link as a link (cp -P), never the content behind it', async () => {
@@ -71,10 +77,27 @@ describe('delete, move and copy act on a symbolic link itself (case 4)', () => {
     expect(s.shown[0]).toMatchObject({ type: 'copy', symlink: { target: '/AGENTS.md' } });
     expect(s.isLink('COPY.md')).toBe(true);
     expect(s.isLink('CLAUDE.md')).toBe(true);
-    // A link out of the sandbox copied is still a link out: reading through it stays refused.
-    ok(await s.gated.callTool('copy_file', { source: '/out.md', destination: '/out2.md' }));
-    expect(s.isLink('out2.md')).toBe(true);
-    expect(err(await s.toolset.callTool('read_file', { path: '/out2.md' })).code).toBe('path_not_in_sandbox');
+    // A link out of the sandbox is not copied: that would plant a second way out.
+    const out = err(await s.gated.callTool('copy_file', { source: '/out.md', destination: '/out2.md' }));
+    expect(out.code).toBe('approval_blocked');
+    expect(out.message).toContain('would point outside the sandbox');
+    expect(() => fs.lstatSync(path.join(s.dir, 'out2.md'))).toThrow();
+    expect(s.shown).toHaveLength(1);
+    // Undo removes the copy; an overwritten file comes back.
+    ok(await s.gated.undo());
+    expect(fs.existsSync(path.join(s.dir, 'COPY.md'))).toBe(false);
+    expect(s.isLink('out.md')).toBe(true);
+    ok(
+      await s.gated.callTool('copy_file', {
+        source: '/CLAUDE.md',
+        destination: '/docs/keep.md',
+        overwrite: true,
+      }),
+    );
+    expect(s.isLink('docs/keep.md')).toBe(true);
+    ok(await s.gated.undo());
+    expect(s.isLink('docs/keep.md')).toBe(false);
+    expect(read(s.dir, 'docs/keep.md')).toBe('k\n');
   });
 
   it('a link cannot be moved over the file it points to; a link that changed after approval is stale', async () => {
