@@ -68,13 +68,11 @@ export function aiSdkTools(
   for (const t of toolset.listTools()) {
     const name = t.name;
     // Cached per call id: ai@6 re-runs needsApproval on resume and must get the same answer.
-    const check = async (input: unknown, toolCallId: string) =>
+    const check = async (input: unknown, toolCallId: string, messages: unknown) =>
       recordAsked(
         deferred,
         toolset,
-        name,
-        input,
-        toolCallId,
+        { toolName: name, input, toolCallId, messages },
         await checkOnce(toolset, name, input, toolCallId, config),
       );
     tools[name] = tool({
@@ -82,8 +80,8 @@ export function aiSdkTools(
       inputSchema: t.inputSchema,
       ...(approval.mode === 'native'
         ? {
-            needsApproval: async (input: unknown, o: { toolCallId: string }) =>
-              (await check(input, o.toolCallId)).status === 'needs_approval',
+            needsApproval: async (input: unknown, o: { toolCallId: string; messages?: unknown }) =>
+              (await check(input, o.toolCallId, o.messages)).status === 'needs_approval',
           }
         : {}),
       execute: async (input: unknown, o: { toolCallId: string }): Promise<ToolOutcome> => {
@@ -95,7 +93,12 @@ export function aiSdkTools(
             throw error;
           }
         }
-        const refused = await claimDeferred(deferred, toolset, o.toolCallId);
+        const refused = await claimDeferred(deferred, toolset, {
+          toolName: name,
+          toolCallId: o.toolCallId,
+          input,
+          config,
+        });
         return refused ?? executeApproved(toolset, name, input, o.toolCallId, config);
       },
       toModelOutput: ({ output }: { output: unknown }) => modelOutput(name, output as ToolOutcome),
@@ -118,14 +121,18 @@ export function sandboxToolApproval(
   config: ApprovalConfig = {},
   deferred?: DeferredApprovals,
 ) {
-  return async ({ toolCall }: { toolCall: { toolName: string; toolCallId: string; input: unknown } }) => {
+  return async ({
+    toolCall,
+    messages,
+  }: {
+    toolCall: { toolName: string; toolCallId: string; input: unknown };
+    messages?: unknown;
+  }) => {
     const { toolName, input, toolCallId } = toolCall;
     const result = await recordAsked(
       deferred,
       toolset,
-      toolName,
-      input,
-      toolCallId,
+      { toolName, input, toolCallId, messages },
       await checkOnce(toolset, toolName, input, toolCallId, config),
     );
     if (result.status === 'blocked')
@@ -135,16 +142,20 @@ export function sandboxToolApproval(
   };
 }
 
-/** Deferred mode: records what a request that needs approval shows (the first showing holds). */
+/**
+ * Deferred mode: records what a request that needs approval shows (the first
+ * showing holds). The SDK asks again on resume, after the person answered: that
+ * re-check never records anything, or a lost record would be replaced by one
+ * of the current file state, which the person never saw.
+ */
 async function recordAsked(
   deferred: DeferredApprovals | undefined,
   toolset: FileSystemToolset,
-  toolName: string,
-  input: unknown,
-  toolCallId: string,
+  call: { toolName: string; input: unknown; toolCallId: string; messages: unknown },
   result: ApprovalResult,
 ): Promise<ApprovalResult> {
-  if (deferred && result.status === 'needs_approval')
+  const { toolName, input, toolCallId } = call;
+  if (deferred && result.status === 'needs_approval' && !answeredIn(call.messages, toolCallId))
     await deferred.ask({
       toolName,
       toolCallId,
@@ -155,6 +166,20 @@ async function recordAsked(
   return result;
 }
 
+/** Whether a message history already holds an approval response for the call (the SDK is resuming it). */
+function answeredIn(messages: unknown, toolCallId: string): boolean {
+  if (!Array.isArray(messages)) return false;
+  const parts = messages.flatMap((m: { content?: unknown }) =>
+    Array.isArray(m?.content) ? (m.content as Array<Record<string, unknown>>) : [],
+  );
+  const approvalIds = new Set(
+    parts
+      .filter((p) => p.type === 'tool-approval-request' && p.toolCallId === toolCallId)
+      .map((p) => p.approvalId),
+  );
+  return parts.some((p) => p.type === 'tool-approval-response' && approvalIds.has(p.approvalId));
+}
+
 /**
  * Deferred mode: the recorded request becomes the call's binding (unless this
  * process recorded a decision itself); an altered or expired record refuses it.
@@ -162,10 +187,15 @@ async function recordAsked(
 async function claimDeferred(
   deferred: DeferredApprovals | undefined,
   toolset: FileSystemToolset,
-  toolCallId: string,
+  call: { toolName: string; toolCallId: string; input: unknown; config: ApprovalConfig },
 ): Promise<ToolOutcome | undefined> {
   if (!deferred) return undefined;
-  const claimed = await deferred.claim(toolCallId);
+  const { toolName, toolCallId, input, config } = call;
+  const claimed = await deferred.claim(toolCallId, async () => {
+    const now = await toolset.needsApproval(toolName, input, { toolCallId }, config);
+    if (now.status !== 'needs_approval') return undefined;
+    return { toolName, toolCallId, sandboxId: toolset.sandbox.identity, input, payload: now.payload };
+  });
   if (claimed.status === 'refused') return { ok: false, error: claimed.error };
   const { bindings } = ledgerOf(toolset);
   if (claimed.status === 'bound' && !bindings.has(toolCallId)) bindings.set(toolCallId, claimed.binding);

@@ -4,7 +4,7 @@ import { generateText, type ModelMessage, stepCountIs } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { aiSdkTools } from '../../adapters/ai-sdk.js';
 import { scriptedModel } from '../../examples/scripted-ai-model.js';
-import { DeferredApprovals } from '../../src/approval/deferred/deferred-approvals.js';
+import { DeferredApprovals, type UIHistory } from '../../src/approval/deferred/deferred-approvals.js';
 import { JsonFileDeferredStore } from '../../src/approval/deferred/json-file-store.js';
 import { MemoryDeferredStore } from '../../src/approval/deferred/memory-store.js';
 import type { DeferredApprovalStore } from '../../src/approval/deferred/types.js';
@@ -64,27 +64,76 @@ for (const [name, make] of [
 describe('deferred approvals in one process, fresh toolset per request', () => {
   const call = { id: 'c1', name: 'write_file', input: { path: '/notes.md', content: 'new\n' } };
 
-  async function round(deferred: DeferredApprovals | undefined, between: (dir: string) => void) {
+  /**
+   * Request 1 asks with `first`; `between` runs; request 2 (fresh toolset) executes
+   * with `second(shown)`, where `shown` is the data part request 1 streamed.
+   */
+  async function round(
+    first: DeferredApprovals | undefined,
+    between: (dir: string) => void,
+    second: (history: UIHistory) => DeferredApprovals | undefined = () => first,
+  ) {
     const p = project({ 'notes.md': 'shown\n' });
     const m = scriptedModel([{ calls: [call] }, { text: 'done' }]);
-    const toolsFor = () =>
+    const toolsFor = (deferred: DeferredApprovals | undefined) =>
       aiSdkTools(new FileSystemToolset(p.sandbox), { approval: { mode: 'native', deferred } });
     const messages: ModelMessage[] = [{ role: 'user', content: 'go' }];
     const r1 = await generateText({
       model: m.model as never,
-      tools: toolsFor(),
+      tools: toolsFor(first),
       messages,
       stopWhen: stepCountIs(3),
     });
     const req = r1.content.find((c) => c.type === 'tool-approval-request')!;
+    const record = await first?.shown('c1');
+    const history: UIHistory = record
+      ? [
+          {
+            parts: [
+              {
+                type: 'data-sandbox-approval',
+                data: { toolCallId: 'c1', payload: record.payload, toolName: record.toolName },
+              } as never,
+            ],
+          },
+        ]
+      : [];
     between(p.dir);
     messages.push(...r1.responseMessages, {
       role: 'tool',
       content: [{ type: 'tool-approval-response', approvalId: req.approvalId, approved: true }],
     });
-    await generateText({ model: m.model as never, tools: toolsFor(), messages, stopWhen: stepCountIs(3) });
+    await generateText({
+      model: m.model as never,
+      tools: toolsFor(second(history)),
+      messages,
+      stopWhen: stepCountIs(3),
+    });
     return { seen: m.seenToolResults(), content: fs.readFileSync(path.join(p.dir, 'notes.md'), 'utf8') };
   }
+
+  const change = (dir: string) => fs.writeFileSync(path.join(dir, 'notes.md'), 'mine\n');
+
+  it('a lost record is never replaced by the resume re-check: approval_blocked, untouched', async () => {
+    const r = await round(new DeferredApprovals(), change, () => new DeferredApprovals());
+    expect(r.seen).toContain('approval_blocked');
+    expect(r.content).toBe('mine\n');
+  });
+
+  it('no record, but the history shows the payload: re-checked, runs when nothing changed', async () => {
+    const r = await round(
+      new DeferredApprovals(),
+      () => {},
+      (h) => new DeferredApprovals().withHistory(h),
+    );
+    expect(r.content).toBe('new\n');
+  });
+
+  it('no record, the history shows the payload, the file changed: stale_approval, untouched', async () => {
+    const r = await round(new DeferredApprovals(), change, (h) => new DeferredApprovals().withHistory(h));
+    expect(r.seen).toContain('stale_approval');
+    expect(r.content).toBe('mine\n');
+  });
 
   it('the in-memory default store carries the approval to the next request', async () => {
     const r = await round(new DeferredApprovals(), () => {});

@@ -5,7 +5,7 @@ import { captureArguments } from '../call-arguments.js';
 import { canonicalJson } from '../canonical-json.js';
 import type { ApprovalPayload } from '../payloads.js';
 import { MemoryDeferredStore } from './memory-store.js';
-import type { DeferredApprovalRecord, DeferredApprovalStore } from './types.js';
+import type { DeferredApprovalRecord, DeferredApprovalStore, SandboxApprovalData } from './types.js';
 
 export interface DeferredApprovalsOptions {
   /** Where records wait between requests; in-memory (one process) by default. */
@@ -27,6 +27,9 @@ export interface AskedApproval {
   payload: ApprovalPayload;
 }
 
+/** Messages as a UI keeps them (AI SDK UIMessage-shaped): their parts may carry `data-sandbox-approval`. */
+export type UIHistory = ReadonlyArray<{ parts?: ReadonlyArray<{ type: string }> }>;
+
 export type ClaimedApproval =
   | { status: 'missing' }
   | { status: 'bound'; binding: ApprovalBinding; record: DeferredApprovalRecord }
@@ -46,12 +49,35 @@ export class DeferredApprovals {
   private readonly secret: string | Uint8Array | undefined;
   private readonly ttlMs: number;
   private readonly now: () => Date;
+  /** When records were last pruned (pruning reads the whole store: at most once per ttl or minute). */
+  private pruned = { at: Number.NEGATIVE_INFINITY };
+  /** What this request's message history says the person was shown, by call id (see withHistory). */
+  private readonly shownInHistory = new Map<string, SandboxApprovalData>();
 
   constructor(options: DeferredApprovalsOptions = {}) {
     this.store = options.store ?? new MemoryDeferredStore();
     this.secret = options.secret;
     this.ttlMs = options.ttlMs ?? DAY_MS;
     this.now = options.now ?? (() => new Date());
+  }
+
+  /**
+   * The same approvals for one request, knowing what its message history says
+   * was shown (the `data-sandbox-approval` parts the browser sends back). Used
+   * only when the store has no record of a call (another server, a lost or
+   * expired store): the call is then re-checked against what was shown.
+   */
+  withHistory(messages: UIHistory): DeferredApprovals {
+    const scoped = Object.create(this) as DeferredApprovals;
+    const shown = new Map<string, SandboxApprovalData>();
+    for (const m of messages)
+      for (const p of m.parts ?? [])
+        if (p.type === 'data-sandbox-approval') {
+          const data = (p as unknown as { data?: SandboxApprovalData }).data;
+          if (data && typeof data.toolCallId === 'string' && data.payload) shown.set(data.toolCallId, data);
+        }
+    Object.defineProperty(scoped, 'shownInHistory', { value: shown });
+    return scoped;
   }
 
   /**
@@ -80,7 +106,10 @@ export class DeferredApprovals {
       createdAt: at.toISOString(),
       expiresAt: new Date(at.getTime() + this.ttlMs).toISOString(),
     };
-    await this.store.prune(at);
+    if (at.getTime() - this.pruned.at >= Math.min(this.ttlMs, 60_000)) {
+      this.pruned.at = at.getTime();
+      await this.store.prune(at);
+    }
     return this.store.putIfAbsent(this.seal(body));
   }
 
@@ -90,10 +119,18 @@ export class DeferredApprovals {
     return record && this.problemWith(record) === undefined ? record : undefined;
   }
 
-  /** Takes the record of a call about to execute (only one execution gets it). */
-  async claim(toolCallId: string): Promise<ClaimedApproval> {
+  /**
+   * Takes the record of a call about to execute (only one execution gets it).
+   * With no record but a payload in the history, `recheck` computes the call's
+   * request as it would be shown now: it runs only if that is exactly what was
+   * shown (same file states, same diff), else stale_approval.
+   */
+  async claim(
+    toolCallId: string,
+    recheck?: () => Promise<AskedApproval | undefined>,
+  ): Promise<ClaimedApproval> {
     const record = await this.store.take(toolCallId);
-    if (!record) return { status: 'missing' };
+    if (!record) return this.recheckAgainstHistory(toolCallId, recheck);
     const problem = this.problemWith(record);
     if (problem)
       return {
@@ -104,6 +141,44 @@ export class DeferredApprovals {
         },
       };
     return { status: 'bound', binding: record.binding, record };
+  }
+
+  private async recheckAgainstHistory(
+    toolCallId: string,
+    recheck: (() => Promise<AskedApproval | undefined>) | undefined,
+  ): Promise<ClaimedApproval> {
+    const shown = this.shownInHistory.get(toolCallId);
+    if (!shown || !recheck) return { status: 'missing' };
+    const now = await recheck();
+    // No approval needed now (or blocked): the caller's own rules decide, as for any unrecorded call.
+    if (!now) return { status: 'missing' };
+    if (now.toolName !== shown.toolName || canonicalJson(now.payload) !== canonicalJson(shown.payload))
+      return {
+        status: 'refused',
+        error: {
+          code: 'stale_approval',
+          message: `${now.toolName} was not run: what it would do now differs from what the user was shown and approved (the file changed, or the call is not the one shown). Nothing was changed. Make the call again to have it approved as it is.`,
+        },
+      };
+    const binding = createBinding({
+      toolName: now.toolName,
+      toolCallId,
+      ...(now.sandboxId !== undefined ? { sandboxId: now.sandboxId } : {}),
+      requested: captureArguments(now.input),
+      payload: now.payload,
+      approved: true,
+    });
+    const at = this.now();
+    const record: DeferredApprovalRecord = {
+      v: 1,
+      toolCallId,
+      toolName: now.toolName,
+      binding: { ...binding },
+      payload: now.payload,
+      createdAt: at.toISOString(),
+      expiresAt: at.toISOString(),
+    };
+    return { status: 'bound', binding, record };
   }
 
   /** Drops a request that was denied or abandoned. */

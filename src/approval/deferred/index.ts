@@ -3,6 +3,7 @@ export {
   type ClaimedApproval,
   DeferredApprovals,
   type DeferredApprovalsOptions,
+  type UIHistory,
 } from './deferred-approvals.js';
 export { JsonFileDeferredStore } from './json-file-store.js';
 export { MemoryDeferredStore } from './memory-store.js';
