@@ -115,7 +115,7 @@ try {
   run(bin('publint'), ['run', tarball, '--strict'], root);
 
   step('attw (esm-only profile)');
-  run(bin('attw'), [tarball, '--profile', 'esm-only', '--format', 'table', '--no-color'], root);
+  run(bin('attw'), [tarball, '--profile', 'esm-only', '--format', 'table-flipped', '--no-color'], root);
 
   console.log('\npackage check: ok');
 } catch (error) {
