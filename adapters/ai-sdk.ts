@@ -80,8 +80,13 @@ export function aiSdkTools(
       inputSchema: t.inputSchema,
       ...(approval.mode === 'native'
         ? {
-            needsApproval: async (input: unknown, o: { toolCallId: string; messages?: unknown }) =>
-              (await check(input, o.toolCallId, o.messages)).status === 'needs_approval',
+            needsApproval: async (input: unknown, o: { toolCallId: string; messages?: unknown }) => {
+              // Resuming a recorded approval: it still needs one (ai@6 would turn "no" into a denial),
+              // and execute decides against what was shown (stale_approval when the file changed).
+              if (deferred && answeredIn(o.messages, o.toolCallId) && (await deferred.shown(o.toolCallId)))
+                return true;
+              return (await check(input, o.toolCallId, o.messages)).status === 'needs_approval';
+            },
           }
         : {}),
       execute: async (input: unknown, o: { toolCallId: string }): Promise<ToolOutcome> => {

@@ -99,7 +99,10 @@ describe('deferred approvals in one process, fresh toolset per request', () => {
         ]
       : [];
     between(p.dir);
-    messages.push(...r1.responseMessages, {
+    // ai@7: responseMessages; ai@6: response.messages (scripts/ai6-compat.sh runs this file on both).
+    const round1 = ((r1 as { responseMessages?: ModelMessage[] }).responseMessages ??
+      r1.response.messages) as ModelMessage[];
+    messages.push(...round1, {
       role: 'tool',
       content: [{ type: 'tool-approval-response', approvalId: req.approvalId, approved: true }],
     });
