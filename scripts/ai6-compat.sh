@@ -9,4 +9,4 @@ cd "$work"
 npm ci --no-audit --no-fund --loglevel=error
 npm install --no-save --no-audit --no-fund --loglevel=error 'ai@^6'
 echo "ai version: $(node -p "require('ai/package.json').version")"
-npx vitest run test/adapters/ai-sdk.test.ts test/adapters/native-binding.test.ts --typecheck.enabled=false
+npx vitest run test/adapters/ai-sdk.test.ts test/adapters/native-binding.test.ts test/web/deferred-store.test.ts test/web/ui-stream.test.ts test/web/deferred-cross-process.test.ts --typecheck.enabled=false
