@@ -10,6 +10,26 @@ export interface RebuiltLine {
   from?: number;
 }
 
+/**
+ * Line endings for rebuilt lines: a kept line keeps its own ending, a new one takes
+ * the file's (`eol`); when the replaced block ended the file without a final newline
+ * (`tail` is ''), the new last line has none either.
+ */
+export function rebuiltTerminators(
+  lines: readonly RebuiltLine[],
+  terms: readonly string[],
+  eol: string,
+  tail: string,
+): string[] {
+  return lines.map((l, i) =>
+    i === lines.length - 1 && tail === ''
+      ? ''
+      : l.from === undefined || terms[l.from] === ''
+        ? eol
+        : terms[l.from]!,
+  );
+}
+
 export type RebuildResult =
   | { ok: true; lines: RebuiltLine[] }
   | { ok: false; code: 'invalid_argument'; message: string };

@@ -1,5 +1,5 @@
 import { applyPatch } from 'diff';
-import { rebuildReplacement, styleNear } from './align-replacement.js';
+import { rebuildReplacement, rebuiltTerminators, styleNear } from './align-replacement.js';
 import { boundedUnifiedDiff, shiftHunkHeaders } from './bounded-diff.js';
 import { closestRegion } from './closest-region.js';
 import { LineTable } from './line-table.js';
@@ -196,16 +196,8 @@ function applyPlacement(
   );
   if (!rebuilt.ok) return { ok: false, message: `Hunk ${p.hunk.index}: ${rebuilt.message}` };
   const newLines = rebuilt.lines.map((l) => l.text);
-  // Kept lines keep their own ending, new ones take the file's; a hunk that ended the file
-  // without a final newline still does.
   const tail = end > start ? terms.at(-1)! : eol;
-  const newTerms = rebuilt.lines.map((l, i) =>
-    i === newLines.length - 1 && tail === ''
-      ? ''
-      : l.from === undefined || terms[l.from] === ''
-        ? eol
-        : terms[l.from]!,
-  );
+  const newTerms = rebuiltTerminators(rebuilt.lines, terms, eol, tail);
   // Deleting the last lines of a file without a final newline: the new last line has none either.
   if (newLines.length === 0 && tail === '' && start > 0) window.terminators[start - 1] = '';
   if (end === start && start === window.lines.length && start > 0 && window.terminators[start - 1] === '') {

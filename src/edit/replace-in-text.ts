@@ -1,5 +1,5 @@
 import type { ErrorCode } from '../sandbox/errors.js';
-import { rebuildReplacement, styleNear } from './align-replacement.js';
+import { rebuildReplacement, rebuiltTerminators, styleNear } from './align-replacement.js';
 import type { KnownShared } from './bounded-diff.js';
 import { closestRegion } from './closest-region.js';
 import { LineTable } from './line-table.js';
@@ -235,15 +235,7 @@ function replaceBlocks(
     const terms = split.terminators.slice(start, end);
     const tail = terms.at(-1)!;
     const newLines = rebuilt.lines.map((l) => l.text);
-    // Kept lines keep their own ending, new ones take the file's; a block that ended the file
-    // without a final newline still does.
-    const newTerms = rebuilt.lines.map((l, i) =>
-      i === newLines.length - 1 && tail === ''
-        ? ''
-        : l.from === undefined || terms[l.from] === ''
-          ? eol
-          : terms[l.from]!,
-    );
+    const newTerms = rebuiltTerminators(rebuilt.lines, terms, eol, tail);
     if (newLines.length === 0 && tail === '' && start > 0) split.terminators[start - 1] = '';
     split.lines.splice(start, end - start, ...newLines);
     split.terminators.splice(start, end - start, ...newTerms);
