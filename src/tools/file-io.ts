@@ -1,13 +1,12 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomic } from '../fs/atomic-write.js';
-import { type DirHandle, openDirectoryInside } from '../fs/dir-handle.js';
 import { withFileLock } from '../fs/file-lock.js';
 import { type FileBytes, readFileBytes, readTextFile } from '../fs/read-text.js';
 import { sha256Hex } from '../fs/state-tracker.js';
 import { FileTooLargeError, NotAFileError } from '../sandbox/errors.js';
 import type { ResolvedPath } from '../sandbox/sandbox.js';
-import { toolError } from './tool-error.js';
+import { destinationTaken, moveEntry, parentOf } from './move-entry.js';
 import type { ToolContext } from './types.js';
 
 /** A text file as loaded by a tool: content plus what state checks need. */
@@ -84,12 +83,6 @@ export function withLock<T>(resolved: ResolvedPath, fn: () => Promise<T>): Promi
 }
 
 /** The verified, held parent directory of a resolved path (see DirHandle: immune to parent swaps on Linux). */
-function parentOf(resolved: ResolvedPath, create = false): Promise<DirHandle> {
-  return openDirectoryInside(path.dirname(resolved.hostPath), resolved.mount.realRoot, {
-    create,
-    displayPath: resolved.virtualPath,
-  });
-}
 
 /** Deletes a regular file (never a directory), through its held parent directory. */
 export async function removeFile(resolved: ResolvedPath): Promise<void> {
@@ -111,31 +104,11 @@ const exists = (p: string) =>
     () => false,
   );
 
-/**
- * Moves a file between held parent directories. Without `overwrite` the
- * destination is claimed with link(2), which fails if it exists (no
- * check-then-rename race); across file systems the content is copied.
- */
+/** Moves a file between held parent directories; across file systems the content is copied. */
 export async function moveFile(from: ResolvedPath, to: ResolvedPath, overwrite: boolean): Promise<void> {
-  const source = await parentOf(from);
-  let target: DirHandle | undefined;
-  try {
-    target = await parentOf(to, true);
-    const a = source.child(path.basename(from.hostPath));
-    const b = target.child(path.basename(to.hostPath));
-    const taken = () =>
-      toolError('invalid_argument', `${to.virtualPath} already exists; pass overwrite: true to replace it.`);
-    try {
-      if (overwrite) await fs.rename(a, b);
-      else {
-        await fs.link(a, b);
-        await fs.unlink(a);
-      }
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'EEXIST') throw taken();
-      if (code !== 'EXDEV' && code !== 'EPERM') throw error;
-      if (!overwrite && (await exists(b))) throw taken();
+  await moveEntry(from, to, overwrite, {
+    crossDevice: async (a, b) => {
+      if (!overwrite && (await exists(b))) throw destinationTaken(to);
       const stat = await fs.stat(a);
       const data = await fs.readFile(a);
       await writeFileAtomic(to.hostPath, to.mount.realRoot, data, {
@@ -144,9 +117,6 @@ export async function moveFile(from: ResolvedPath, to: ResolvedPath, overwrite: 
         displayPath: to.virtualPath,
       });
       await fs.unlink(a);
-    }
-  } finally {
-    await source.close();
-    await target?.close();
-  }
+    },
+  });
 }

@@ -1,27 +1,13 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { type DirHandle, openDirectoryInside } from '../fs/dir-handle.js';
 import { tempFileName } from '../fs/temp-name.js';
-import type { ResolvedPath } from '../sandbox/sandbox.js';
 import type { ResolvedLink } from '../sandbox/symlink.js';
+import { destinationTaken, type Entry, moveEntry, parentOf } from './move-entry.js';
 import { toolError } from './tool-error.js';
 
-/**
- * Operations on a symbolic link itself (rm, mv, cp -P): the entry is named
- * through its held parent directory and never followed, so the file it points
- * to is neither read nor changed.
- */
-type Entry = Pick<ResolvedPath, 'hostPath' | 'mount' | 'virtualPath'>;
-
-function parentOf(entry: Entry, create = false): Promise<DirHandle> {
-  return openDirectoryInside(path.dirname(entry.hostPath), entry.mount.realRoot, {
-    create,
-    displayPath: entry.virtualPath,
-  });
-}
-
-const taken = (to: Entry) =>
-  toolError('invalid_argument', `${to.virtualPath} already exists; pass overwrite: true to replace it.`);
+// Operations on a symbolic link itself (rm, mv, cp -P): the entry is named
+// through its held parent directory and never followed, so the file it points
+// to is neither read nor changed.
 
 /** Is the entry still the link that was checked (same text)? Refuses to act on anything else. */
 async function sameLink(entry: string, link: ResolvedLink): Promise<void> {
@@ -51,7 +37,7 @@ export async function createLink(text: string, to: Entry, overwrite: boolean): P
     const target = dir.child(path.basename(to.hostPath));
     if (!overwrite) {
       await fs.symlink(text, target).catch((error: NodeJS.ErrnoException) => {
-        throw error.code === 'EEXIST' ? taken(to) : error;
+        throw error.code === 'EEXIST' ? destinationTaken(to) : error;
       });
       return;
     }
@@ -68,29 +54,11 @@ export async function createLink(text: string, to: Entry, overwrite: boolean): P
 
 /** Moves the link entry (mv): renamed when possible, recreated across file systems. */
 export async function moveLink(link: ResolvedLink, to: Entry, overwrite: boolean): Promise<void> {
-  const source = await parentOf(link);
-  let target: DirHandle | undefined;
-  try {
-    target = await parentOf(to, true);
-    const a = source.child(path.basename(link.hostPath));
-    const b = target.child(path.basename(to.hostPath));
-    await sameLink(a, link);
-    try {
-      if (overwrite) await fs.rename(a, b);
-      else {
-        // link(2) does not follow a symlink on Linux: it claims `b` for the link itself, or fails if taken.
-        await fs.link(a, b);
-        await fs.unlink(a);
-      }
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'EEXIST') throw taken(to);
-      if (code !== 'EXDEV' && code !== 'EPERM') throw error;
+  await moveEntry(link, to, overwrite, {
+    verify: (a) => sameLink(a, link),
+    crossDevice: async (a) => {
       await createLink(link.linkText, to, overwrite);
       await fs.unlink(a);
-    }
-  } finally {
-    await source.close();
-    await target?.close();
-  }
+    },
+  });
 }
