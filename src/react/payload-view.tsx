@@ -1,4 +1,5 @@
 import type { ReactElement, ReactNode } from 'react';
+import { COARSE_DIFF_WARNING, diffHeading } from '../approval/diff-heading.js';
 import type { ApprovalPayload } from '../approval/payloads.js';
 import { diffRows, splitLines } from './diff-rows.js';
 import { DiffView } from './diff-view.js';
@@ -35,24 +36,11 @@ function statsOf(unifiedDiff: string) {
 export function showPayload(payload: ApprovalPayload): Shown {
   const path = visibleText(payload.path);
   const coarse = 'diffCoarse' in payload && payload.diffCoarse;
-  const coarseWarning = 'The diff was too expensive to compute exactly; it is shown as one block.';
   switch (payload.type) {
     case 'edit':
     case 'patch':
     case 'lines': {
-      const warnings: string[] = [];
-      let title: string;
-      if (payload.type === 'edit') {
-        title = `Edit: ${path} (${payload.replaceAll ? `${payload.matchCount} places` : `line ${payload.matchLine}`})`;
-        if (payload.matchLevel !== 'exact')
-          warnings.push(`Matched ignoring ${payload.matchLevel.replace('_', ' ')}: check the result below.`);
-      } else if (payload.type === 'patch') {
-        title = `${payload.fileExists ? 'Patch' : 'Create'}: ${path} (${payload.hunks} hunk${payload.hunks === 1 ? '' : 's'})`;
-        if (payload.relocated)
-          warnings.push('Hunks relocated: the @@ line numbers were off; placed by their context.');
-      } else
-        title = `Edit lines: ${path} (${payload.operations} operation${payload.operations === 1 ? '' : 's'})`;
-      if (coarse) warnings.push(coarseWarning);
+      const { title, warnings } = diffHeading(payload, path);
       return {
         title,
         stats: statsOf(payload.unifiedDiff),
@@ -72,7 +60,7 @@ export function showPayload(payload: ApprovalPayload): Shown {
       const warnings = [
         `⚠ This will overwrite an existing file (${was}now ${linesOf(payload.contentLines)}).`,
       ];
-      if (coarse) warnings.push(coarseWarning);
+      if (coarse) warnings.push(COARSE_DIFF_WARNING);
       return {
         title: `Write: ${path} (${lines}, overwrite)`,
         ...(payload.unifiedDiff ? { stats: statsOf(payload.unifiedDiff) } : {}),

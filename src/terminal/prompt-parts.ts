@@ -5,7 +5,7 @@ import { editableField } from './edit-in-editor.js';
 import type { KeyReader } from './key-reader.js';
 import type { Rendered } from './rendered.js';
 import { fitWidth, sanitizeLine } from './sanitize.js';
-import { type Style, stripAnsi, visibleLength } from './style.js';
+import { type Style, visibleLength } from './style.js';
 import { fitTitle } from './title-fit.js';
 
 export type Print = (s?: string) => void;

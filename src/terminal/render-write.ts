@@ -1,3 +1,4 @@
+import { COARSE_DIFF_WARNING } from '../approval/diff-heading.js';
 import type { WritePayload } from '../approval/payloads.js';
 import { allLines, diffLineSource, type LineSource } from './diff-view.js';
 import { diffStatsLabel } from './render-diff-payload.js';
@@ -28,8 +29,7 @@ export function renderWrite(payload: WritePayload, style: Style, width: number):
   const lines = `${linesOf(payload.contentLines)}, ${size(payload.contentBytes)}`;
   if (payload.fileExists) {
     const warnings = [overwriteWarning(payload.existingLines, payload.contentLines)];
-    if (payload.diffCoarse)
-      warnings.push('The diff was too expensive to compute exactly; it is shown as one block.');
+    if (payload.diffCoarse) warnings.push(COARSE_DIFF_WARNING);
     const body = payload.unifiedDiff
       ? diffLineSource(payload.unifiedDiff, style, width)
       : numberedSource(payload.content, style, width);
