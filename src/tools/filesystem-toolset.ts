@@ -7,6 +7,7 @@ import { InvalidArgumentError } from '../sandbox/errors.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
 import { ChangeJournal, type ChangeRecord } from './change-journal.js';
 import { copyFile } from './copy-file.js';
+import { createDirectory } from './create-directory.js';
 import { deleteFile } from './delete-file.js';
 import { editFile } from './edit-file.js';
 import { editLines } from './edit-lines.js';
@@ -15,6 +16,7 @@ import { listFiles } from './list-files.js';
 import { moveFile } from './move-file.js';
 import { patchFile } from './patch-file.js';
 import { readFile } from './read-file.js';
+import { readManyFiles } from './read-many-files.js';
 import { toErrorInfo, toolError } from './tool-error.js';
 import type { SandboxTool, ToolCallContext, ToolContext, ToolName, ToolOutcome } from './types.js';
 import { undoLastChange } from './undo.js';
@@ -34,6 +36,8 @@ export const BUILTIN_TOOLS: Record<ToolName, AnyTool> = {
   delete_file: deleteFile,
   move_file: moveFile,
   copy_file: copyFile,
+  read_many_files: readManyFiles,
+  create_directory: createDirectory,
 };
 
 export interface FileSystemToolsetOptions {

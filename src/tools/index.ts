@@ -1,5 +1,10 @@
 export { ChangeJournal, type ChangeRecord } from './change-journal.js';
 export { copyFile } from './copy-file.js';
+export {
+  type CreateDirectoryInput,
+  type CreateDirectoryOutput,
+  createDirectory,
+} from './create-directory.js';
 export { deleteFile } from './delete-file.js';
 export { type EditFileInput, type EditFileOutput, editFile } from './edit-file.js';
 export { type EditLinesInput, type EditLinesOutput, editLines } from './edit-lines.js';
@@ -14,6 +19,12 @@ export { type ListFilesInput, type ListFilesOutput, listFiles } from './list-fil
 export { moveFile } from './move-file.js';
 export { type PatchFileInput, type PatchFileOutput, patchFile } from './patch-file.js';
 export { type ReadFileInput, type ReadFileOutput, readFile } from './read-file.js';
+export {
+  type ReadManyFileEntry,
+  type ReadManyFilesInput,
+  type ReadManyFilesOutput,
+  readManyFiles,
+} from './read-many-files.js';
 export { ToolError, toErrorInfo, toolError } from './tool-error.js';
 export type { ToolInputs } from './tool-inputs.js';
 export type { TransferInput, TransferOutput } from './transfer.js';

@@ -1,9 +1,11 @@
+import type { CreateDirectoryInput } from './create-directory.js';
 import type { DeleteFileInput } from './delete-file.js';
 import type { EditFileInput } from './edit-file.js';
 import type { EditLinesInput } from './edit-lines.js';
 import type { ListFilesInput } from './list-files.js';
 import type { PatchFileInput } from './patch-file.js';
 import type { ReadFileInput } from './read-file.js';
+import type { ReadManyFilesInput } from './read-many-files.js';
 import type { TransferInput } from './transfer.js';
 import type { WriteFileInput } from './write-file.js';
 
@@ -18,4 +20,6 @@ export interface ToolInputs {
   delete_file: DeleteFileInput;
   move_file: TransferInput;
   copy_file: TransferInput;
+  read_many_files: ReadManyFilesInput;
+  create_directory: CreateDirectoryInput;
 }

@@ -19,6 +19,8 @@ export const TOOL_NAMES = [
   'delete_file',
   'move_file',
   'copy_file',
+  'read_many_files',
+  'create_directory',
 ] as const;
 export type ToolName = (typeof TOOL_NAMES)[number];
 
