@@ -21,6 +21,6 @@ export {
   type TtyFallbackOptions,
   ttyFallback,
 } from './fallback-approval.js';
-export { MCP_EXTRA_TOOLS, McpToolset } from './mcp-toolset.js';
+export { McpToolset } from './mcp-toolset.js';
 export { type PayloadTextOptions, payloadText } from './payload-text.js';
 export { toCallToolResult } from './tool-result.js';

@@ -131,4 +131,14 @@ describe('McpToolset', () => {
     expect((await t.needsApproval('write_file', { path: '/x', content: '' })).status).toBe('blocked');
     expect(() => new McpToolset(new FileSystemToolset(Sandbox.fromDirectory(dir)), ['nope'])).toThrow(/nope/);
   });
+
+  it('binds approvals as the inner toolset does: same sandbox identity, one lock key per real file', () => {
+    const dir = tempDir({ 'src/a.ts': 'a\n' });
+    const inner = new FileSystemToolset(Sandbox.fromDirectory(path.join(dir, 'src'), { mode: 'rw' }));
+    const t = new McpToolset(inner);
+    expect(t.sandbox.identity).toBe(inner.sandbox.identity);
+    const key = (p: string) => t.lockKeys('edit_file', { path: p, old_string: 'a', new_string: 'b' });
+    expect(key('/./a.ts')).toEqual(key('/a.ts'));
+    expect(key('/a.ts')).toEqual(inner.lockKeys('edit_file', { path: '/a.ts' }));
+  });
 });
