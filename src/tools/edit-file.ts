@@ -2,7 +2,8 @@ import { z } from 'zod';
 import type { EditPayload } from '../approval/payloads.js';
 import { boundedUnifiedDiff } from '../edit/bounded-diff.js';
 import { replaceInText } from '../edit/replace-in-text.js';
-import type { LoadedFile } from './file-io.js';
+import type { ResolvedPath } from '../sandbox/sandbox.js';
+import { checkWriteSize, type LoadedFile } from './file-io.js';
 import { countLines, toModelText } from './text-stats.js';
 import { toolError } from './tool-error.js';
 import { NONEMPTY_PATH, type SandboxTool, type ToolContext } from './types.js';
@@ -61,12 +62,15 @@ function contextAround(text: string, firstLine: number, lastLine: number): { bef
 /** Builds the edit payload for a given set of arguments (also used to re-check edited arguments). */
 export function buildEditPayload(
   ctx: ToolContext,
-  virtualPath: string,
-  mount: string,
+  resolved: ResolvedPath,
   file: LoadedFile,
   input: EditFileInput,
 ): EditPayload {
+  const { virtualPath } = resolved;
+  const mount = resolved.mount.mountPoint;
   const edit = computeEdit(virtualPath, file, input);
+  // A result over the size limit is refused before anyone is asked, as write_file's is.
+  checkWriteSize(ctx, resolved, Buffer.byteLength(edit.newText, 'utf8'));
   const diff = boundedUnifiedDiff(file.text, edit.newText, {
     oldPath: virtualPath,
     newPath: virtualPath,
@@ -117,7 +121,7 @@ export const editFile: SandboxTool<EditFileInput, EditFileOutput> = {
   needsApproval(input, ctx) {
     return writerApproval(ctx, input.path, input.base_sha256, (resolved, current) => {
       if (!current) throw missing(resolved.virtualPath);
-      return buildEditPayload(ctx, resolved.virtualPath, resolved.mount.mountPoint, current, input);
+      return buildEditPayload(ctx, resolved, current, input);
     });
   },
 

@@ -3,7 +3,7 @@ import type { LinesEditPayload } from '../approval/payloads.js';
 import { type AutoCorrection, applyLineEdits } from '../edit/apply-line-edits.js';
 import { boundedUnifiedDiff } from '../edit/bounded-diff.js';
 import { type LineEditOp, LineEditOpSchema } from '../edit/line-edit-ops.js';
-import type { LoadedFile } from './file-io.js';
+import { checkWriteSize, type LoadedFile } from './file-io.js';
 import { anchorsState, checkApprovedAnchors } from './file-state.js';
 import { countLines } from './text-stats.js';
 import { toolError } from './tool-error.js';
@@ -109,6 +109,7 @@ export const editLines: SandboxTool<EditLinesInput, EditLinesOutput> = {
     const { path } = targetPath(input);
     return writerApproval(ctx, path, undefined, (resolved, current) => {
       const result = computeLines(ctx, resolved.virtualPath, current, input);
+      checkWriteSize(ctx, resolved, Buffer.byteLength(result.newText, 'utf8'));
       const diff = boundedUnifiedDiff(current!.text, result.newText, {
         oldPath: resolved.virtualPath,
         newPath: resolved.virtualPath,

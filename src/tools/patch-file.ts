@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { PatchPayload } from '../approval/payloads.js';
 import { boundedUnifiedDiff } from '../edit/bounded-diff.js';
 import { fixUnifiedDiff } from '../edit/fix-unified-diff.js';
-import type { LoadedFile } from './file-io.js';
+import { checkWriteSize, type LoadedFile } from './file-io.js';
 import { EMPTY_SHA256, type LatestFileState, latestState } from './file-state.js';
 import { countLines } from './text-stats.js';
 import { toolError } from './tool-error.js';
@@ -55,6 +55,7 @@ export const patchFile: SandboxTool<PatchFileInput, PatchFileOutput> = {
   needsApproval(input, ctx) {
     return writerApproval(ctx, input.path, input.base_sha256, (resolved, current) => {
       const fixed = computePatch(ctx, resolved.virtualPath, current, input.unified_diff);
+      checkWriteSize(ctx, resolved, Buffer.byteLength(fixed.newText, 'utf8'));
       const diff = boundedUnifiedDiff(current?.text ?? '', fixed.newText, {
         oldPath: resolved.virtualPath,
         newPath: resolved.virtualPath,

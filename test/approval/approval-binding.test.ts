@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -178,6 +179,18 @@ describe('the approval binding (blocking mode)', () => {
     // An edit whose result is too large is refused too, the file left as it was.
     const e = err(await gated.callTool('edit_file', { path: '/a.txt', old_string: 'z', new_string: 'zz' }));
     expect(e.code).toBe('file_too_large');
+    const patch = `--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-${'y'.repeat(62)}z\n+${'y'.repeat(62)}zz\n`;
+    expect(
+      err(
+        await gated.callTool('patch_file', {
+          path: '/a.txt',
+          unified_diff: patch,
+          base_sha256: createHash('sha256').update(read(dir, 'a.txt')).digest('hex'),
+        }),
+      ).code,
+    ).toBe('file_too_large');
+    // Refused before anyone was asked, as write_file is.
+    expect(asked).toBe(false);
     expect(read(dir, 'a.txt')).toBe(`${'y'.repeat(62)}z\n`);
   });
 
