@@ -111,7 +111,9 @@ interface Region {
 /** The region from the line before the first span to the end of the last, and each span's lines in it. */
 function spanRegion(body: string, spans: ReadonlyArray<{ from: number; to: number }>, firstLine: number) {
   const first = spans[0]!.from;
-  const offset = first === 0 ? 0 : body.lastIndexOf('\n', first - 2) + 1;
+  // The line before starts after the newline before its own end; with the hit on line 2 that is the
+  // file's start (lastIndexOf with a negative position would find the newline at 0 itself).
+  const offset = first <= 1 ? 0 : body.lastIndexOf('\n', first - 2) + 1;
   const table = new LineTable(body.slice(offset, spans.at(-1)!.to));
   const lineOf = (at: number) => (at - offset >= table.text.length ? table.count : table.lineAt(at - offset));
   const blocks = spans.map((s) => ({ start: lineOf(s.from), end: lineOf(s.to) }));

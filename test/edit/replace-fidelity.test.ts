@@ -128,3 +128,17 @@ describe('edit_file keeps the file bytes of every line the request leaves unchan
     expect(reversed.newText).toBe(`${[...fileLines].reverse().join('\n')}\n`);
   });
 });
+
+describe('deleting the last line of a file without a final newline', () => {
+  // Found by the slip property test: with the deleted line on line 2, the line before is the
+  // file's first, and the "no final newline" must move onto it like anywhere else.
+  it.each([
+    ['\n// note', ''],
+    ['a\n// note', 'a'],
+    ['\n\n// note', '\n'],
+    ['a\n\n// note', 'a\n'],
+    ['\r\n// note', ''],
+  ])('%j → %j', (text, want) => {
+    expect(edit(text, '// note', '').newText).toBe(want);
+  });
+});
