@@ -15,10 +15,16 @@ import { err, project } from '../tools/fixture.js';
 
 setTracingDisabled(true);
 
-/** One AI SDK round: the model's calls stop for approval; returns what resuming needs. */
-async function aiRound(files: Record<string, string>, steps: Step[]) {
+/**
+ * One AI SDK round: the model's calls stop for approval; returns what resuming needs.
+ * `steps` may be computed from the project first (e.g. anchors of a hashed read).
+ */
+async function aiRound(
+  files: Record<string, string>,
+  steps: Step[] | ((p: ReturnType<typeof project>) => Promise<Step[]>),
+) {
   const p = project(files);
-  const scripted = scriptedModel(steps);
+  const scripted = scriptedModel(Array.isArray(steps) ? steps : await steps(p));
   const tools = aiSdkTools(p.toolset, { approval: { mode: 'native' } });
   const messages: ModelMessage[] = [{ role: 'user', content: 'go' }];
   const r1 = await generateText({
@@ -235,47 +241,20 @@ describe('native rebase of parallel approved edits (case 3)', () => {
 
   it('two edit_lines calls from one step, far apart, both apply (anchors of the one read, rebased)', async () => {
     const lines = `${Array.from({ length: 14 }, (_, i) => `entry number ${i + 1}`).join('\n')}\n`;
-    const p = project({ 'f.txt': lines });
-    const read0 = await p.toolset.callTool('read_file', { path: '/f.txt', hashes: true });
-    const hashed = String((read0 as { data: { content: string } }).data.content).split('\n');
-    const anchor = (i: number) => hashed[i]!.slice(0, hashed[i]!.indexOf('|'));
-    const scripted = scriptedModel([
-      {
-        calls: [
-          {
-            id: 'l1',
-            name: 'edit_lines',
-            input: {
-              path: '/f.txt',
-              operations: [{ op: 'replace_line', hash: anchor(0), content: 'FIRST' }],
-            },
-          },
-          {
-            id: 'l2',
-            name: 'edit_lines',
-            input: {
-              path: '/f.txt',
-              operations: [{ op: 'replace_line', hash: anchor(13), content: 'LAST' }],
-            },
-          },
-        ],
-      },
-      { text: 'done' },
-    ]);
-    const tools = aiSdkTools(p.toolset, { approval: { mode: 'native' } });
-    const messages: ModelMessage[] = [{ role: 'user', content: 'go' }];
-    const r1 = await generateText({
-      model: scripted.model as never,
-      tools,
-      messages,
-      stopWhen: stepCountIs(3),
+    const s = await aiRound({ 'f.txt': lines }, async (p) => {
+      const read0 = await p.toolset.callTool('read_file', { path: '/f.txt', hashes: true });
+      const hashed = String((read0 as { data: { content: string } }).data.content).split('\n');
+      const anchor = (i: number) => hashed[i]!.slice(0, hashed[i]!.indexOf('|'));
+      const replace = (id: string, i: number, content: string) => ({
+        id,
+        name: 'edit_lines',
+        input: { path: '/f.txt', operations: [{ op: 'replace_line', hash: anchor(i), content }] },
+      });
+      return [{ calls: [replace('l1', 0, 'FIRST'), replace('l2', 13, 'LAST')] }, { text: 'done' }];
     });
-    messages.push(
-      ...r1.response.messages,
-      await answerApprovals(r1, { toolset: p.toolset, approve: approveAll() }),
-    );
-    await generateText({ model: scripted.model as never, tools, messages, stopWhen: stepCountIs(3) });
-    expect(read(p.dir, 'f.txt')).toBe(
+    s.messages.push(await answerApprovals(s.r1, { toolset: s.toolset, approve: approveAll() }));
+    await s.resume();
+    expect(read(s.dir, 'f.txt')).toBe(
       lines.replace('entry number 1\n', 'FIRST\n').replace('entry number 14\n', 'LAST\n'),
     );
   });

@@ -1,22 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { ApprovalRequest } from '../../src/approval/types.js';
 import { terminalApprover } from '../../src/terminal/terminal-approver.js';
 import { displayWidth } from '../../src/text/display-width.js';
+import { deployRequest } from './deploy-request.js';
 import { fakeTty } from './fake-tty.js';
 
-const ask = (n: number): ApprovalRequest => ({
-  toolName: 'deploy',
-  args: { n },
-  description: `deploy #${n}`,
-  payload: {
-    type: 'generic',
-    description: `deploy #${n}`,
-    path: '',
-    mount: '',
-    toolName: 'deploy',
-    args: {},
-  },
-});
+const ask = deployRequest;
 
 /** Asks two requests in turn (as an agent does) and returns both decisions. */
 async function twoPrompts(tty: ReturnType<typeof fakeTty>, io = tty.io) {

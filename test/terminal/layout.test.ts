@@ -5,7 +5,7 @@ import { KeyReader } from '../../src/terminal/key-reader.js';
 import { runPager } from '../../src/terminal/pager.js';
 import { printHeader } from '../../src/terminal/prompt-parts.js';
 import { renderPayload } from '../../src/terminal/render-payload.js';
-import { createStyle, stripAnsi } from '../../src/terminal/style.js';
+import { createStyle } from '../../src/terminal/style.js';
 import { cutPathMiddle } from '../../src/terminal/title-fit.js';
 import { displayWidth } from '../../src/text/display-width.js';
 import { fakeTty } from './fake-tty.js';

@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import type { ApprovalRequest } from '../../../src/approval/types.js';
 import { terminalApprover } from '../../../src/terminal/terminal-approver.js';
+import { deployRequest } from '../deploy-request.js';
 
 const count = Number(process.env.COUNT ?? 2);
 const busyMs = Number(process.env.BUSY_MS ?? 0);
@@ -13,21 +14,7 @@ const approve = terminalApprover();
 for (let n = 1; n <= count; n++) {
   process.stdout.write(`BUSY ${n}\r\n`);
   await new Promise((r) => setTimeout(r, busyMs));
-  const request: ApprovalRequest = process.env.BIG
-    ? bigPatch()
-    : {
-        toolName: 'deploy',
-        args: { n },
-        description: `deploy #${n}`,
-        payload: {
-          type: 'generic',
-          description: `deploy #${n}`,
-          path: '',
-          mount: '',
-          toolName: 'deploy',
-          args: {},
-        },
-      };
+  const request: ApprovalRequest = process.env.BIG ? bigPatch() : deployRequest(n);
   let line: string;
   try {
     line = JSON.stringify(await approve(request));
