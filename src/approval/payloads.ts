@@ -13,6 +13,11 @@ const base = {
   mount: z.string(),
   /** SHA-256 of the file content shown to the user; null when the file does not exist yet. */
   baseSha256: z.string().nullable().optional(),
+  /**
+   * Set when the path named leads through symbolic links: the real virtual path
+   * the call acts on, and the links followed on the way (virtual paths, in order).
+   */
+  resolved: z.object({ path: z.string(), via: z.array(z.string()) }).optional(),
 };
 
 /** Diff stats are counted on the FULL diff, even when a view is cut. */
