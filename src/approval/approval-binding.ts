@@ -3,6 +3,7 @@ import type { ToolCallContext, ToolErrorInfo } from '../tools/types.js';
 import { argumentsFromJson, type CallArguments, captureArguments } from './call-arguments.js';
 import { canonicalJson } from './canonical-json.js';
 import type { ApprovalPayload } from './payloads.js';
+import type { CallTargets } from './types.js';
 
 /**
  * What a person decided about one call, as a plain JSON object: recorded when
@@ -30,6 +31,8 @@ export interface ApprovalBinding {
   destinationSha256?: string | null;
   /** edit_lines: SHA-256 of the hashed read its anchors were resolved against (null: none). */
   anchorsSha256?: string | null;
+  /** The files the person was shown the call for (real paths, links, identities): re-resolved at execution. */
+  targets?: CallTargets;
   /** The change shown, for diff payloads (see rebase.ts): path and unified diff. */
   shownPath: string;
   shownDiff?: string;
@@ -51,6 +54,8 @@ export interface BindingInput {
   decidedBy?: 'user' | 'system';
   /** The person's edited arguments, captured. */
   edited?: CallArguments;
+  /** The files the payload was computed for (ApprovalResult#targets). */
+  targets?: CallTargets;
 }
 
 export interface BindingOptions {
@@ -78,6 +83,7 @@ export function createBinding(input: BindingInput, options: BindingOptions = {})
       ? { destinationSha256: p.destinationSha256 }
       : {}),
     ...(p.type === 'lines' && p.anchorsSha256 !== undefined ? { anchorsSha256: p.anchorsSha256 } : {}),
+    ...(input.targets ? { targets: structuredClone(input.targets) } : {}),
     shownPath: p.path,
     ...(typeof diff === 'string' && !coarse && !input.edited ? { shownDiff: diff } : {}),
     payloadType: p.type,
@@ -140,6 +146,7 @@ export function boundContext(b: ApprovalBinding): ToolCallContext {
     ...(b.baseSha256 !== undefined ? { approvedBaseSha256: b.baseSha256 } : {}),
     ...(b.destinationSha256 !== undefined ? { approvedDestinationSha256: b.destinationSha256 } : {}),
     ...(b.anchorsSha256 !== undefined ? { approvedAnchorsSha256: b.anchorsSha256 } : {}),
+    ...(b.targets !== undefined ? { approvedTargets: b.targets } : {}),
   };
 }
 

@@ -1,3 +1,4 @@
+import type { FileTarget } from '../sandbox/target.js';
 import { canonicalJson } from './canonical-json.js';
 import type { ApprovalPayload } from './payloads.js';
 import type {
@@ -18,6 +19,26 @@ function destinationOf(payload: ApprovalPayload): { path?: string; mount?: strin
 }
 
 /**
+ * The files a call really touches: where each name leads (real path, links) and
+ * the file's slot (its directory's identity and its name). A link re-pointed, or
+ * a directory on the way swapped, is another file: a remembered scope no longer
+ * covers it. The slot outlives atomic rewrites (a new inode each time).
+ */
+function filesOf(request: ApprovalRequest): string {
+  const t = request.targets;
+  if (!t) return '';
+  const one = (f: FileTarget | undefined) =>
+    f ? `${f.path}\u0001${f.via.join('\u0001')}\u0001${f.slot}` : '';
+  return `${one(t.path)}\0${one(t.destination)}`;
+}
+
+/** The mounts a call's files really live in (through links). */
+function mountsOf(request: ApprovalRequest): string {
+  const t = request.targets;
+  return t ? `${t.path?.mount ?? ''}\0${t.destination?.mount ?? ''}` : '';
+}
+
+/**
  * Every scope is keyed by the sandbox as well: a memory shared by two toolsets
  * must not let "/src" (or "every write_file") approved in one sandbox cover
  * another sandbox's "/src".
@@ -28,12 +49,14 @@ function keyFor(request: ApprovalRequest, scope: RememberScopeName): string | un
   const sandbox = request.sandboxId ?? '';
   switch (scope) {
     case 'call':
-      return `call\0${sandbox}\0${toolName}\0${canonicalJson(request.args)}`;
+      return `call\0${sandbox}\0${toolName}\0${canonicalJson(request.args)}\0${filesOf(request)}`;
     case 'file':
-      return payload.path ? `file\0${sandbox}\0${toolName}\0${payload.path}\0${dest.path ?? ''}` : undefined;
+      return payload.path
+        ? `file\0${sandbox}\0${toolName}\0${payload.path}\0${dest.path ?? ''}\0${filesOf(request)}`
+        : undefined;
     case 'mount':
       return payload.mount
-        ? `mount\0${sandbox}\0${toolName}\0${payload.mount}\0${dest.mount ?? ''}`
+        ? `mount\0${sandbox}\0${toolName}\0${payload.mount}\0${dest.mount ?? ''}\0${mountsOf(request)}`
         : undefined;
     case 'tool':
       return `tool\0${sandbox}\0${toolName}`;

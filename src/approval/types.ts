@@ -1,4 +1,5 @@
 import type { ErrorCode } from '../sandbox/errors.js';
+import type { FileTarget } from '../sandbox/target.js';
 import type { ApprovalPayload } from './payloads.js';
 
 /**
@@ -14,17 +15,28 @@ export interface BlockedError {
   details?: Record<string, unknown>;
 }
 
+/**
+ * The files a call touches, as resolved when its payload was built (`path`: the
+ * file or source, `destination`: a move's or copy's). An approval binds to them:
+ * execution re-resolves and refuses with stale_approval if any differs.
+ */
+export interface CallTargets {
+  path?: FileTarget;
+  destination?: FileTarget;
+}
+
 /** What a tool says about a call before it runs. */
 export type ApprovalResult =
   | { status: 'blocked'; reason: string; error?: BlockedError }
   | { status: 'pre_approved' }
-  | { status: 'needs_approval'; payload: ApprovalPayload };
+  | { status: 'needs_approval'; payload: ApprovalPayload; targets?: CallTargets };
 
 export const ApprovalResult = {
   blocked: (reason: string, error?: BlockedError): ApprovalResult =>
     error ? { status: 'blocked', reason, error } : { status: 'blocked', reason },
   preApproved: (): ApprovalResult => ({ status: 'pre_approved' }),
-  needsApproval: (payload: ApprovalPayload): ApprovalResult => ({ status: 'needs_approval', payload }),
+  needsApproval: (payload: ApprovalPayload, targets?: CallTargets): ApprovalResult =>
+    targets ? { status: 'needs_approval', payload, targets } : { status: 'needs_approval', payload },
 } as const;
 
 export type RememberScopeName = 'call' | 'file' | 'mount' | 'tool';
@@ -40,6 +52,8 @@ export interface ApprovalRequest {
   args: unknown;
   payload: ApprovalPayload;
   description: string;
+  /** The files the call really touches (links resolved, identities): remembered decisions key on them. */
+  targets?: CallTargets;
 }
 
 export interface ApprovalDecision {

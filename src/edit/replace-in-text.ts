@@ -11,6 +11,8 @@ export interface ReplaceRequest {
   oldString: string;
   newString: string;
   replaceAll: boolean;
+  /** A person's own text: written exactly as given, never re-indented or re-quoted to the file's style. */
+  verbatim?: boolean;
 }
 
 export type ReplaceResult =
@@ -225,14 +227,16 @@ function replaceBlocks(
     const start = m.start - from;
     const end = m.end - from;
     const window = split.lines.slice(start, end);
-    const rebuilt = rebuildReplacement(
-      needle,
-      window,
-      replacement,
-      level,
-      [],
-      styleNear(body, region.offset + table.offset(m.start), region.offset + table.offset(m.end)),
-    );
+    const rebuilt = request.verbatim
+      ? { ok: true as const, lines: replacement.map((text) => ({ text })) }
+      : rebuildReplacement(
+          needle,
+          window,
+          replacement,
+          level,
+          [],
+          styleNear(body, region.offset + table.offset(m.start), region.offset + table.offset(m.end)),
+        );
     if (!rebuilt.ok) return rebuilt;
     const terms = split.terminators.slice(start, end);
     const tail = terms.at(-1)!;

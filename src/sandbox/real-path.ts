@@ -20,6 +20,8 @@ export interface RealPathResult {
   realPath: string;
   /** lstat of the final entry when it exists (never a symlink: links are followed). */
   stat: fs.Stats | undefined;
+  /** Host paths of the symbolic links followed, in order (each one's parent directory real). */
+  links: string[];
 }
 
 /**
@@ -35,6 +37,7 @@ export function resolveRealPath(start: string, rest: readonly string[]): RealPat
   let exists = true;
   let hops = 0;
   let stat: fs.Stats | undefined;
+  const links: string[] = [];
   while (pending.length > 0) {
     const segment = pending.shift()!;
     if (segment === '' || segment === '.') continue;
@@ -76,6 +79,7 @@ export function resolveRealPath(start: string, rest: readonly string[]): RealPat
       if (hops > MAX_SYMLINK_HOPS)
         throw new RealPathError('loop', 'too many levels of symbolic links (a loop?)');
       const target = fs.readlinkSync(next);
+      links.push(next);
       pending.unshift(...target.split('/'));
       if (path.isAbsolute(target)) current = path.parse(current).root;
       stat = fs.lstatSync(current);
@@ -84,7 +88,7 @@ export function resolveRealPath(start: string, rest: readonly string[]): RealPat
     current = next;
     stat = entry;
   }
-  return { realPath: current, stat: exists ? (stat ?? safeLstat(current)) : undefined };
+  return { realPath: current, stat: exists ? (stat ?? safeLstat(current)) : undefined, links };
 }
 
 function safeLstat(p: string): fs.Stats | undefined {

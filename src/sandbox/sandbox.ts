@@ -14,6 +14,7 @@ import { sandboxIdentity } from './identity.js';
 import { notFoundError } from './not-found.js';
 import { isInsideRoot, RealPathError, resolveRealPath } from './real-path.js';
 import { closestNames } from './suggestions.js';
+import { checkTargetPolicy, hostToVirtual, type ResolvedTarget } from './target.js';
 import {
   isVirtualPrefix,
   joinVirtual,
@@ -33,6 +34,8 @@ export interface ResolvedPath {
   kind: EntryKind;
   /** Size in bytes of an existing file. */
   size?: number;
+  /** Where the path really leads (links followed): its policies are checked as well as the name's. */
+  target: ResolvedTarget;
 }
 
 export interface SandboxOptions {
@@ -208,13 +211,24 @@ export class Sandbox {
       throw notFoundError(vp, mount, resolved.realPath, this.mounts);
     }
     if (access !== 'list') this.checkSuffix(vp);
+    const target = this.targetOf(vp, mount, resolved.realPath, resolved.links);
+    checkTargetPolicy(this, vp, target, access, kind === 'directory');
     return {
       virtualPath: vp,
       hostPath: resolved.realPath,
       mount,
+      target,
       kind,
       ...(kind === 'file' && resolved.stat ? { size: resolved.stat.size } : {}),
     };
+  }
+
+  /** The real virtual path of a resolved host path and the links followed to it (as virtual paths). */
+  private targetOf(vp: string, mount: Mount, real: string, links: readonly string[]): ResolvedTarget {
+    const via = links.map((l) => hostToVirtual(this.mounts, l, mount)?.virtualPath ?? 'outside the sandbox');
+    if (via.length === 0) return { virtualPath: vp, mount, via };
+    const at = hostToVirtual(this.mounts, real, mount) ?? { virtualPath: vp, mount };
+    return { ...at, via };
   }
 
   /**

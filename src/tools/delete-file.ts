@@ -4,8 +4,9 @@ import { ApprovalResult } from '../approval/types.js';
 import { withFileLock } from '../fs/file-lock.js';
 import { decodeText, type FileBytes } from '../fs/read-text.js';
 import { type ResolvedLink, resolveLink } from '../sandbox/symlink.js';
+import { fileTargetOf } from '../sandbox/target.js';
 import { loadBytes, removeFile, withLock } from './file-io.js';
-import { checkApprovedState } from './file-state.js';
+import { checkApprovedState, checkApprovedTarget, resolvedField, throughLinks } from './file-state.js';
 import { removeLink } from './link-io.js';
 import { countLines, firstLines } from './text-stats.js';
 import { toolError } from './tool-error.js';
@@ -36,18 +37,21 @@ export const deleteFile: SandboxTool<DeleteFileInput, DeleteFileOutput> = {
       const link = resolveLink(ctx.sandbox, input.path, 'write');
       if (link) {
         if (!link.mount.writeApproval) return ApprovalResult.preApproved();
-        return ApprovalResult.needsApproval({
-          type: 'delete',
-          description: `Delete the symbolic link ${link.virtualPath} (it points to ${link.target}); the file it points to is kept`,
-          path: link.virtualPath,
-          mount: link.mount.mountPoint,
-          baseSha256: link.sha256,
-          fileLines: 0,
-          fileBytes: 0,
-          preview: '',
-          previewTruncated: false,
-          symlink: { target: link.target },
-        });
+        return ApprovalResult.needsApproval(
+          {
+            type: 'delete',
+            description: `Delete the symbolic link ${link.virtualPath} (it points to ${link.target}); the file it points to is kept`,
+            path: link.virtualPath,
+            mount: link.mount.mountPoint,
+            baseSha256: link.sha256,
+            fileLines: 0,
+            fileBytes: 0,
+            preview: '',
+            previewTruncated: false,
+            symlink: { target: link.target },
+          },
+          { path: fileTargetOf(link) },
+        );
       }
       const resolved = ctx.sandbox.resolve(input.path, 'write');
       if (!resolved.mount.writeApproval) return ApprovalResult.preApproved();
@@ -55,17 +59,21 @@ export const deleteFile: SandboxTool<DeleteFileInput, DeleteFileOutput> = {
       if (!current)
         throw toolError('not_found', `${resolved.virtualPath} does not exist; nothing to delete.`);
       const shown = previewOf(current);
-      return ApprovalResult.needsApproval({
-        type: 'delete',
-        description: `Delete ${resolved.virtualPath} (${shown.lines === undefined ? 'binary' : `${shown.lines} lines`}, ${current.bytes} bytes)`,
-        path: resolved.virtualPath,
-        mount: resolved.mount.mountPoint,
-        baseSha256: current.sha256,
-        fileLines: shown.lines ?? 0,
-        fileBytes: current.bytes,
-        preview: shown.text,
-        previewTruncated: shown.truncated,
-      });
+      return ApprovalResult.needsApproval(
+        {
+          type: 'delete',
+          description: `Delete ${resolved.virtualPath} (${shown.lines === undefined ? 'binary' : `${shown.lines} lines`}, ${current.bytes} bytes)${throughLinks(resolved)}`,
+          path: resolved.virtualPath,
+          mount: resolved.mount.mountPoint,
+          baseSha256: current.sha256,
+          fileLines: shown.lines ?? 0,
+          fileBytes: current.bytes,
+          preview: shown.text,
+          previewTruncated: shown.truncated,
+          ...resolvedField(resolved),
+        },
+        { path: fileTargetOf(resolved) },
+      );
     } catch (error) {
       return blockedFrom(error);
     }
@@ -77,6 +85,7 @@ export const deleteFile: SandboxTool<DeleteFileInput, DeleteFileOutput> = {
     const first = ctx.sandbox.resolve(input.path, 'write');
     return withLock(first, async () => {
       const resolved = ctx.sandbox.resolve(input.path, 'write');
+      checkApprovedTarget(ctx, 'path', resolved);
       const current = await loadBytes(ctx, resolved);
       if (!current)
         throw toolError('not_found', `${resolved.virtualPath} does not exist; nothing to delete.`);
@@ -105,6 +114,7 @@ export const deleteFile: SandboxTool<DeleteFileInput, DeleteFileOutput> = {
 async function deleteLink(ctx: ToolContext, path: string, first: ResolvedLink): Promise<DeleteFileOutput> {
   return withFileLock(first.hostPath, async () => {
     const link = resolveLink(ctx.sandbox, path, 'write');
+    if (link) checkApprovedTarget(ctx, 'path', link);
     checkApprovedState(ctx, first.virtualPath, ctx.approvedBaseSha256, link ?? { sha256: 'not a link' });
     await removeLink(link!);
     ctx.journal.record({

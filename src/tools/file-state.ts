@@ -1,4 +1,5 @@
 import { sha256Hex } from '../fs/state-tracker.js';
+import { type FileTarget, fileTargetOf, type ResolvedTarget, targetChange } from '../sandbox/target.js';
 import type { LoadedFile } from './file-io.js';
 import { toolError } from './tool-error.js';
 import type { FileState, ToolContext } from './types.js';
@@ -92,4 +93,47 @@ export function checkApprovedAnchors(
     `${virtualPath} was read again with hashes after the user approved this edit, so its anchors would resolve against a different read than the one the user was shown. Nothing was written. Re-read the file with hashes and make the call again.`,
     { details: { latest_file_state: latestState(ctx, virtualPath, current) } },
   );
+}
+
+/** An entry as resolved now: a file (with where its name leads) or a link the call acts on itself. */
+export interface TargetEntry {
+  virtualPath: string;
+  hostPath: string;
+  mount: { mountPoint: string };
+  /** Where the name leads; a string for a link the call acts on itself (nothing followed). */
+  target?: ResolvedTarget | string;
+}
+
+/**
+ * Binds execution to the FILE the user approved, not to its name: under the file
+ * lock the entry is resolved again and must lead to the same real path, through
+ * the same links, to the same file (identity), as when the payload was built.
+ */
+export function checkApprovedTarget(
+  ctx: ToolContext,
+  role: 'path' | 'destination',
+  entry: TargetEntry,
+): void {
+  const approved: FileTarget | undefined = ctx.approvedTargets?.[role];
+  if (!approved) return;
+  const why = targetChange(approved, fileTargetOf(entry));
+  if (!why) return;
+  throw toolError(
+    'stale_approval',
+    `${why}, so the approved change was not applied (the user approved it for another file). Nothing was written. Make the call again to have it approved as it is.`,
+  );
+}
+
+/** The payload field saying where a path really leads, when links are on the way. */
+export function resolvedField(entry: TargetEntry): { resolved?: { path: string; via: string[] } } {
+  const t = typeof entry.target === 'object' ? entry.target : undefined;
+  return t && t.via.length > 0 ? { resolved: { path: t.virtualPath, via: [...t.via] } } : {};
+}
+
+/** Appended to a payload description when the write goes through links, so every view says where it lands. */
+export function throughLinks(entry: TargetEntry): string {
+  const t = typeof entry.target === 'object' ? entry.target : undefined;
+  return t && t.via.length > 0
+    ? ` — through the link ${t.via.join(' → ')}: the file changed is ${t.virtualPath}`
+    : '';
 }

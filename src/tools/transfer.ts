@@ -6,8 +6,9 @@ import { withFileLock } from '../fs/file-lock.js';
 import type { FileBytes } from '../fs/read-text.js';
 import type { ResolvedPath } from '../sandbox/sandbox.js';
 import { linkTarget, OUTSIDE_THE_SANDBOX, type ResolvedLink, resolveLink } from '../sandbox/symlink.js';
+import { fileTargetOf } from '../sandbox/target.js';
 import { checkWriteSize, loadBytes } from './file-io.js';
-import { checkApprovedState } from './file-state.js';
+import { checkApprovedState, checkApprovedTarget, resolvedField, throughLinks } from './file-state.js';
 import { toolError } from './tool-error.js';
 import { NONEMPTY_PATH, type ToolContext } from './types.js';
 import { blockedFrom } from './writer.js';
@@ -108,7 +109,7 @@ export async function transferApproval(
       : '';
     const payload: MovePayload | CopyPayload = {
       type: kind,
-      description: `${verb} ${what} → ${to.virtualPath}${existing ? ' (overwrites the destination)' : ''}${note}`,
+      description: `${verb} ${what} → ${to.virtualPath}${existing ? ' (overwrites the destination)' : ''}${note}${link ? '' : throughLinks(from)}${throughLinks(to)}`,
       path: from.virtualPath,
       mount: from.mount.mountPoint,
       baseSha256: source.sha256,
@@ -120,8 +121,9 @@ export async function transferApproval(
       destinationSha256: existing?.sha256 ?? null,
       fileBytes: source.bytes,
       ...(symlink ? { symlink } : {}),
+      ...resolvedField(link ? to : from),
     };
-    return ApprovalResult.needsApproval(payload);
+    return ApprovalResult.needsApproval(payload, { path: fileTargetOf(from), destination: fileTargetOf(to) });
   } catch (error) {
     return blockedFrom(error);
   }
@@ -139,6 +141,8 @@ export async function runTransfer(
   return withFileLock(a!, () =>
     withFileLock(b!, async () => {
       const e = await endpoints(ctx, kind, input);
+      checkApprovedTarget(ctx, 'path', e.from);
+      checkApprovedTarget(ctx, 'destination', e.to);
       checkApprovedState(ctx, e.from.virtualPath, ctx.approvedBaseSha256, e.source);
       checkApprovedState(ctx, e.to.virtualPath, ctx.approvedDestinationSha256, e.existing);
       await act(e);

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { ApprovalResult } from '../approval/types.js';
+import type { ApprovalResult, CallTargets } from '../approval/types.js';
 import type { LineHashCache } from '../edit/line-hash-cache.js';
 import type { StateTracker } from '../fs/state-tracker.js';
 import type { ErrorCode } from '../sandbox/errors.js';
@@ -41,6 +41,13 @@ export interface ToolCallContext {
    * the anchors, so the tool refuses with `stale_approval`.
    */
   approvedAnchorsSha256?: string | null;
+  /**
+   * The files the user approved the call for (real paths, links, identities): at
+   * execution each is re-resolved under the file lock; any difference → stale_approval.
+   */
+  approvedTargets?: CallTargets;
+  /** The arguments are a person's own edit: their text is applied exactly as written. */
+  verbatim?: boolean;
 }
 
 /** Everything a tool needs to run: the sandbox, shared state and limits, plus the call info. */

@@ -2,8 +2,15 @@ import type { ApprovalPayload } from '../approval/payloads.js';
 import { ApprovalResult } from '../approval/types.js';
 import { SandboxError } from '../sandbox/errors.js';
 import type { ResolvedPath } from '../sandbox/sandbox.js';
+import { fileTargetOf } from '../sandbox/target.js';
 import { type LoadedFile, loadFile, saveFile, withLock } from './file-io.js';
-import { checkApprovedState, checkBaseSha256 } from './file-state.js';
+import {
+  checkApprovedState,
+  checkApprovedTarget,
+  checkBaseSha256,
+  resolvedField,
+  throughLinks,
+} from './file-state.js';
 import { toErrorInfo } from './tool-error.js';
 import type { FileState, ToolContext } from './types.js';
 
@@ -38,7 +45,15 @@ export async function writerApproval(
     if (!resolved.mount.writeApproval) return ApprovalResult.preApproved();
     const current = await loadFile(ctx, resolved);
     checkBaseSha256(ctx, resolved.virtualPath, baseSha256, current);
-    return ApprovalResult.needsApproval(await buildPayload(resolved, current));
+    const payload = await buildPayload(resolved, current);
+    return ApprovalResult.needsApproval(
+      {
+        ...payload,
+        description: payload.description + throughLinks(resolved),
+        ...resolvedField(resolved),
+      } as ApprovalPayload,
+      { path: fileTargetOf(resolved) },
+    );
   } catch (error) {
     return blockedFrom(error);
   }
@@ -68,6 +83,7 @@ export async function applyWrite<P extends { newText: string }>(
   const first = ctx.sandbox.resolve(path, 'write');
   return withLock(first, async () => {
     const resolved = ctx.sandbox.resolve(path, 'write');
+    checkApprovedTarget(ctx, 'path', resolved);
     const before = await loadFile(ctx, resolved);
     checkApprovedState(ctx, resolved.virtualPath, ctx.approvedBaseSha256, before);
     checkBaseSha256(ctx, resolved.virtualPath, baseSha256, before);
