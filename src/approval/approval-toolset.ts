@@ -1,23 +1,22 @@
-import { withFileLock } from '../fs/file-lock.js';
 import type { ChangeRecord } from '../tools/change-journal.js';
 import type { ToolCallContext, ToolOutcome } from '../tools/types.js';
-import { createBinding } from './approval-binding.js';
-import { ApprovalMemory, rememberedDecision } from './approval-memory.js';
 import {
-  type AuditDecision,
-  type AuditEvent,
-  type AuditSink,
-  fanOut,
-  toolResultEvent,
-} from './audit-events.js';
+  approvalRequest,
+  askPerson,
+  bindDecision,
+  type CallAudit,
+  pathKeys,
+  runBound,
+  underFileLocks,
+} from './approval-engine.js';
+import { ApprovalMemory } from './approval-memory.js';
+import { type AuditEvent, type AuditSink, fanOut, toolResultEvent } from './audit-events.js';
 import { blockedOutcome } from './blocked-outcome.js';
-import { type CallArguments, captureArguments, requestCopy } from './call-arguments.js';
+import { type CallArguments, captureArguments } from './call-arguments.js';
 import { type ApprovalConfig, describeCall, genericPayload, needsApprovalFromConfig } from './config.js';
 import { ApprovalAborted } from './errors.js';
-import { executeBound } from './execute-bound.js';
 import { SerialQueue } from './serial-queue.js';
-import type { ApprovalCallback, ApprovalDecision, ApprovalRequest, ApprovalResult } from './types.js';
-import { rememberScopeOf, validateDecision } from './validate-decision.js';
+import type { ApprovalCallback, ApprovalResult } from './types.js';
 
 /** What ApprovalToolset needs of the toolset it wraps (FileSystemToolset, or any custom one). */
 export interface InnerToolset {
@@ -82,11 +81,11 @@ export class ApprovalToolset<T extends InnerToolset = InnerToolset> {
   }
 
   /**
-   * Runs a call through approval. Expected failures come back as `{ ok: false }`;
-   * ApprovalAborted is thrown. Calls on the same file (whatever the spelling of
-   * its path, symlinks resolved) go through check → approve → execute one after
-   * another, so each payload (and each approval) is computed on the file as the
-   * previous call left it: parallel edits of one file all apply.
+   * Runs a call through approval (the engine's steps 1–5, see approval-engine.ts).
+   * Expected failures come back as `{ ok: false }`; ApprovalAborted is thrown.
+   * Calls on the same file (whatever the spelling of its path, symlinks resolved)
+   * go through check → approve → execute one after another, so each payload (and
+   * each approval) is computed on the file as the previous call left it.
    */
   async callTool(name: string, args: unknown, ctx: ToolCallContext = {}): Promise<ToolOutcome> {
     let captured: CallArguments;
@@ -97,14 +96,10 @@ export class ApprovalToolset<T extends InnerToolset = InnerToolset> {
     }
     const keys = this.inner.lockKeys?.(name, captured.value) ?? pathKeys(captured.value);
     const aborts = this.aborts;
-    const run = () => this.callUnlocked(name, captured, ctx, aborts);
-    return keys.reduceRight<() => Promise<ToolOutcome>>(
-      (next, key) => () => withFileLock(`approval\0${key}`, next),
-      run,
-    )();
+    return underFileLocks(keys, () => this.callLocked(name, captured, ctx, aborts));
   }
 
-  private async callUnlocked(
+  private async callLocked(
     name: string,
     captured: CallArguments,
     ctx: ToolCallContext,
@@ -113,65 +108,50 @@ export class ApprovalToolset<T extends InnerToolset = InnerToolset> {
     const args = captured.value;
     const started = performance.now();
     const base = { toolName: name, ...(ctx.toolCallId ? { toolCallId: ctx.toolCallId } : {}) };
-    const event = (e: Omit<AuditEvent, 'toolName' | 'timestamp'>) =>
-      this.emit({ ...base, ...e, timestamp: new Date().toISOString() });
+    const audit: CallAudit = (e) => this.emit({ ...base, ...e, timestamp: new Date().toISOString() });
     const finish = (outcome: ToolOutcome, path?: string): ToolOutcome => {
-      event(toolResultEvent(outcome, started, path));
+      audit(toolResultEvent(outcome, started, path));
       return outcome;
     };
     const argPath =
       typeof (args as { path?: unknown } | null)?.path === 'string'
         ? (args as { path: string }).path
         : undefined;
-    event({ type: 'tool_call', ...(argPath ? { path: argPath } : {}) });
+    const at = argPath ? { path: argPath } : {};
+    audit({ type: 'tool_call', ...at });
 
     const result = await this.check(name, args, ctx);
     if (result.status === 'blocked') {
-      event({ type: 'approval_decided', decision: 'blocked', ...(argPath ? { path: argPath } : {}) });
+      audit({ type: 'approval_decided', decision: 'blocked', ...at });
       return finish(blockedOutcome(result), argPath);
     }
     if (result.status === 'pre_approved') {
-      event({ type: 'approval_decided', decision: 'pre_approved', ...(argPath ? { path: argPath } : {}) });
+      audit({ type: 'approval_decided', decision: 'pre_approved', ...at });
       return finish(await this.inner.callTool(name, args, ctx), argPath);
     }
-
-    const payload = result.payload;
     const sandboxId = this.inner.sandbox?.identity;
-    const request: ApprovalRequest = {
-      ...base,
-      ...(sandboxId ? { sandboxId } : {}),
-      args,
-      payload,
-      description: payload.description,
-    };
-    const where = { path: payload.path, payloadType: payload.type };
-    const decided = await this.decide(
-      request,
-      abortsAtCall,
-      (decision, how, remember) =>
-        event({
-          type: 'approval_decided',
-          ...where,
-          decision: how,
-          ...(decision.note ? { note: decision.note } : {}),
-          ...(remember ? { remember } : {}),
-        }),
-      () => event({ type: 'approval_requested', ...where }),
-    );
-    const binding = createBinding({
-      toolName: name,
-      ...(ctx.toolCallId ? { toolCallId: ctx.toolCallId } : {}),
-      ...(sandboxId ? { sandboxId } : {}),
-      requested: captured,
-      payload,
-      approved: decided.approved,
-      ...(decided.note !== undefined ? { note: decided.note } : {}),
-      ...(decided.decidedBy ? { decidedBy: decided.decidedBy } : {}),
-      ...(decided.approved && decided.overrideArgs ? { edited: captureArguments(decided.overrideArgs) } : {}),
+    const call = { ...base, ...(sandboxId ? { sandboxId } : {}) };
+    const request = approvalRequest(call, captured, result);
+    const decision = await askPerson(request, {
+      approve: this.approve,
+      memory: this.memory,
+      audit,
+      serialize: (prompt) => this.queue.run(prompt),
+      beforePrompt: () => {
+        // The user quit while this call waited: the run is over, do not show it.
+        if (this.aborts !== abortsAtCall)
+          throw new ApprovalAborted('The run was aborted at an earlier approval prompt.');
+      },
+      onAborted: () => {
+        this.aborts++;
+      },
     });
-    const runner = { callTool: this.inner.callTool.bind(this.inner), check: this.check.bind(this) };
-    const call = { ...base, args, ...(sandboxId ? { sandboxId } : {}) };
-    return finish(await executeBound(runner, binding, call, ctx), payload.path);
+    const binding = bindDecision(request, captured, decision);
+    const runner = {
+      callTool: (n: string, a: unknown, c: ToolCallContext) => this.inner.callTool(n, a, c),
+      check: (n: string, a: unknown, c: ToolCallContext) => this.check(n, a, c),
+    };
+    return finish(await runBound(runner, binding, { ...call, args }, ctx), result.payload.path);
   }
 
   /** The changes applied through the inner toolset (its change journal), oldest first. */
@@ -193,59 +173,6 @@ export class ApprovalToolset<T extends InnerToolset = InnerToolset> {
     event(toolResultEvent(outcome, started, path));
     return outcome;
   }
-
-  /** Memory first; otherwise the callback, one request at a time (memory re-checked after waiting). */
-  private async decide(
-    request: ApprovalRequest,
-    abortsAtCall: number,
-    onDecided: (d: ApprovalDecision, how: AuditDecision, remember?: string) => void,
-    onRequested: () => void,
-  ): Promise<ApprovalDecision> {
-    const remembered = (): ApprovalDecision | undefined => {
-      const hit = this.memory.lookup(request);
-      if (!hit) return undefined;
-      const decision = rememberedDecision(hit);
-      onDecided(decision, 'remembered');
-      return decision;
-    };
-    const early = remembered();
-    if (early) return early;
-    return this.queue.run(async () => {
-      if (this.aborts !== abortsAtCall) {
-        // The user quit while this call waited: the run is over, do not show it.
-        onDecided({ approved: false }, 'aborted');
-        throw new ApprovalAborted('The run was aborted at an earlier approval prompt.');
-      }
-      const late = remembered();
-      if (late) return late;
-      onRequested();
-      let decision: ApprovalDecision;
-      try {
-        // The callback gets its own copies: whatever it does to them, what runs (and what is remembered) is the captured call.
-        decision = validateDecision(await this.approve(requestCopy(request)));
-      } catch (error) {
-        if (error instanceof ApprovalAborted) {
-          this.aborts++;
-          onDecided({ approved: false }, 'aborted');
-        }
-        throw error;
-      }
-      const scope = rememberScopeOf(decision);
-      if (scope) this.memory.remember(request, scope, decision.approved, decision.note);
-      onDecided(decision, decision.approved ? 'approved' : 'denied', scope);
-      return decision;
-    });
-  }
-}
-
-/** The virtual paths a call names (path, source, destination), sorted so two calls lock in the same order. */
-function pathKeys(args: unknown): string[] {
-  if (args === null || typeof args !== 'object') return [];
-  const a = args as Record<string, unknown>;
-  const keys = [a.path, a.file_path, a.source, a.destination].filter(
-    (v): v is string => typeof v === 'string',
-  );
-  return [...new Set(keys.map((k) => k.trim()))].sort();
 }
 
 /** Arguments that cannot be read as JSON data (a cycle, a BigInt, a throwing getter). */

@@ -8,6 +8,12 @@ export {
   type ExecutingCall,
   verifyBinding,
 } from './approval-binding.js';
+export {
+  type BoundRunner,
+  type EngineToolset,
+  executeBound,
+  runBound,
+} from './approval-engine.js';
 export { ApprovalMemory, rememberedDecision } from './approval-memory.js';
 export { ApprovalToolset, type ApprovalToolsetOptions, type InnerToolset } from './approval-toolset.js';
 export {
@@ -22,7 +28,6 @@ export { type CallArguments, captureArguments } from './call-arguments.js';
 export { canonicalJson } from './canonical-json.js';
 export { type ApprovalConfig, describeCall, genericPayload, needsApprovalFromConfig } from './config.js';
 export * from './errors.js';
-export { type BoundRunner, executeBound } from './execute-bound.js';
 export * from './payloads.js';
 export { approveAll, denyAll, strict, withMemory } from './policies.js';
 export * from './types.js';

@@ -1,17 +1,21 @@
-import { withFileLock } from '../fs/file-lock.js';
 import type { FileSystemToolset } from '../tools/filesystem-toolset.js';
 import type { ToolCallContext, ToolOutcome } from '../tools/types.js';
-import { type ApprovalBinding, createBinding, deniedError, unapprovedError } from './approval-binding.js';
-import { ApprovalMemory, rememberedDecision } from './approval-memory.js';
+import { type ApprovalBinding, deniedError, unapprovedError } from './approval-binding.js';
+import {
+  approvalRequest,
+  askPerson,
+  bindDecision,
+  type EngineToolset,
+  runBound,
+  underFileLocks,
+} from './approval-engine.js';
+import { ApprovalMemory } from './approval-memory.js';
 import { type AuditEvent, type AuditSink, fanOut, toolResultEvent } from './audit-events.js';
 import { blockedOutcome } from './blocked-outcome.js';
-import { type CallArguments, captureArguments, requestCopy } from './call-arguments.js';
+import { type CallArguments, captureArguments } from './call-arguments.js';
 import type { ApprovalConfig } from './config.js';
-import { ApprovalAborted } from './errors.js';
-import { executeBound } from './execute-bound.js';
-import { type AppliedChain, rebasedContext } from './rebase.js';
-import type { ApprovalCallback, ApprovalDecision, ApprovalRequest, ApprovalResult } from './types.js';
-import { rememberScopeOf, validateDecision } from './validate-decision.js';
+import type { AppliedChain } from './rebase.js';
+import type { ApprovalCallback, ApprovalResult } from './types.js';
 
 /**
  * Native mode (the framework's own approval pause): the framework adapters call
@@ -81,7 +85,7 @@ export async function checkOnce(
   return result;
 }
 
-/** Executes a natively approved call (audited as tool_call → tool_result). */
+/** Executes a natively approved call (audited as tool_call → tool_result), through the approval engine. */
 export async function executeApproved(
   toolset: FileSystemToolset,
   name: string,
@@ -93,23 +97,26 @@ export async function executeApproved(
   const call = { toolName: name, toolCallId };
   const path =
     typeof (input as { path?: unknown })?.path === 'string' ? (input as { path: string }).path : undefined;
-  const where = path ? { path } : {};
   const started = performance.now();
-  audit(ledger, call, { type: 'tool_call', ...where });
+  audit(ledger, call, { type: 'tool_call', ...(path ? { path } : {}) });
   // Calls on one file (any spelling) run one after another, so each sees the state the previous one left.
-  const run = () => executeNative(toolset, ledger, name, input, toolCallId, config);
-  const outcome = await toolset
-    .lockKeys(name, input)
-    .reduceRight<() => Promise<ToolOutcome>>(
-      (next, key) => () => withFileLock(`native\0${key}`, next),
-      run,
-    )();
+  const outcome = await underFileLocks(toolset.lockKeys(name, input), () =>
+    executeNative(toolset, ledger, name, input, toolCallId, config),
+  );
   audit(ledger, call, toolResultEvent(outcome, started, path));
   return outcome;
 }
 
+/** The engine's view of a toolset with an approval config. */
+function engineToolset(toolset: FileSystemToolset, config: ApprovalConfig): EngineToolset {
+  return {
+    callTool: (n, a, c) => toolset.callTool(n, a, c),
+    check: (n, a, c) => toolset.needsApproval(n, a, c, config),
+  };
+}
+
 /**
- * With a recorded decision, the call runs only as bound (see executeBound). Without
+ * With a recorded decision, the call runs only as bound (see runBound). Without
  * one, it runs only if it needs no approval now; otherwise it is refused, never
  * run blind (e.g. arguments tampered with to reach a file that needs approval).
  */
@@ -131,69 +138,15 @@ async function executeNative(
     if (now.status === 'pre_approved') return toolset.callTool(name, input, ctx);
     return { ok: false, error: unapprovedError(name, toolCallId) };
   }
-  let rebased: ToolCallContext | undefined;
-  let diff = binding.shownDiff;
-  if (binding.approved && binding.shownDiff !== undefined && typeof binding.baseSha256 === 'string') {
-    const now = await toolset.needsApproval(name, input, ctx, config);
-    if (now.status === 'needs_approval' && now.payload.baseSha256 !== binding.baseSha256) {
-      rebased = rebasedContext(binding, now.payload, ledger.applied);
-      if (rebased) diff = (now.payload as { unifiedDiff?: string }).unifiedDiff;
-    }
-  }
-  const runner = {
-    callTool: (n: string, a: unknown, c: ToolCallContext) => toolset.callTool(n, a, c),
-    check: (n: string, a: unknown, c: ToolCallContext) => toolset.needsApproval(n, a, c, config),
-  };
   const executing = { toolName: name, toolCallId, args: input, sandboxId: toolset.sandbox.identity };
-  const outcome = await executeBound(runner, binding, executing, ctx, rebased ? { rebased } : {});
-  const before = rebased?.approvedBaseSha256 ?? binding.baseSha256;
-  const after = outcome.ok ? (outcome.data as { sha256?: unknown } | null)?.sha256 : undefined;
-  if (typeof after === 'string' && typeof before === 'string' && after !== before)
-    ledger.applied.set(after, { before, diff: binding.runArgs === binding.requestedArgs ? diff : undefined });
-  return outcome;
-}
-
-/** A remembered decision for the request, else the callback's (remembered at the scope the user picked). */
-async function decideWithMemory(
-  approve: ApprovalCallback,
-  request: ApprovalRequest,
-  memory: ApprovalMemory,
-  ledger: Ledger,
-): Promise<ApprovalDecision> {
-  const call = { toolName: request.toolName, toolCallId: request.toolCallId ?? '' };
-  const where = { path: request.payload.path, payloadType: request.payload.type };
-  const hit = memory.lookup(request);
-  if (hit) {
-    audit(ledger, call, { type: 'approval_decided', ...where, decision: 'remembered' });
-    return rememberedDecision(hit);
-  }
-  audit(ledger, call, { type: 'approval_requested', ...where });
-  let decision: ApprovalDecision;
-  try {
-    // The callback gets its own copies; the originals are what is remembered and bound.
-    decision = validateDecision(await approve(requestCopy(request)));
-  } catch (error) {
-    if (error instanceof ApprovalAborted)
-      audit(ledger, call, { type: 'approval_decided', ...where, decision: 'aborted' });
-    throw error;
-  }
-  const scope = rememberScopeOf(decision);
-  if (scope) memory.remember(request, scope, decision.approved, decision.note);
-  audit(ledger, call, {
-    type: 'approval_decided',
-    ...where,
-    decision: decision.approved ? 'approved' : 'denied',
-    ...(decision.note ? { note: decision.note } : {}),
-    ...(scope ? { remember: scope } : {}),
-  });
-  return decision;
+  return runBound(engineToolset(toolset, config), binding, executing, ctx, { chain: ledger.applied });
 }
 
 /**
  * Shows one pending call's fresh payload to an ApprovalCallback (unless a
  * remembered decision covers it) and records the decision as a binding of the
- * call: its arguments (a private copy), the file states shown and any arguments
- * the user edited. Returns the decision and, for a denial, the text the model sees.
+ * call: its arguments (a private copy), the files and file states shown and any
+ * arguments the user edited. Returns the decision and, for a denial, the text the model sees.
  */
 export async function decidePending(
   toolset: FileSystemToolset,
@@ -218,33 +171,22 @@ export async function decidePending(
   ledger.bindings.delete(call.toolCallId);
   if (result.status !== 'needs_approval') {
     const decision = result.status === 'blocked' ? 'blocked' : 'pre_approved';
-    audit(ledger, call, { type: 'approval_decided', decision });
+    audit(
+      ledger,
+      { toolName: call.toolName, toolCallId: call.toolCallId },
+      { type: 'approval_decided', decision },
+    );
     if (result.status === 'pre_approved') return { approved: true };
     return { approved: false, message: `Blocked by policy, not run: ${result.reason}` };
   }
-  const sandboxId = toolset.sandbox.identity;
-  const request: ApprovalRequest = {
-    toolName: call.toolName,
-    toolCallId: call.toolCallId,
-    sandboxId,
-    args: captured.value,
-    payload: result.payload,
-    description: result.payload.description,
-  };
-  const decision = await decideWithMemory(approve, request, memory ?? ledger.memory, ledger);
-  const binding = createBinding({
-    toolName: call.toolName,
-    toolCallId: call.toolCallId,
-    sandboxId,
-    requested: captured,
-    payload: result.payload,
-    approved: decision.approved,
-    ...(decision.note !== undefined ? { note: decision.note } : {}),
-    ...(decision.decidedBy ? { decidedBy: decision.decidedBy } : {}),
-    ...(decision.approved && decision.overrideArgs
-      ? { edited: captureArguments(decision.overrideArgs) }
-      : {}),
+  const who = { toolName: call.toolName, toolCallId: call.toolCallId, sandboxId: toolset.sandbox.identity };
+  const request = approvalRequest(who, captured, result);
+  const decision = await askPerson(request, {
+    approve,
+    memory: memory ?? ledger.memory,
+    audit: (event) => audit(ledger, { toolName: call.toolName, toolCallId: call.toolCallId }, event),
   });
+  const binding = bindDecision(request, captured, decision);
   ledger.bindings.set(call.toolCallId, binding);
   if (decision.approved) return { approved: true };
   return { approved: false, message: deniedError(binding).message };

@@ -1,6 +1,6 @@
 import type { ToolCallContext } from '../tools/types.js';
 import type { ApprovalBinding } from './approval-binding.js';
-import type { ApprovalPayload } from './payloads.js';
+import type { ApprovalResult } from './types.js';
 
 /**
  * Native mode answers a whole batch of pending calls before any of them runs, so
@@ -18,8 +18,22 @@ export interface AppliedStep {
   diff: string | undefined;
 }
 
-/** File states produced by approved calls: after-sha → step. */
+/**
+ * File states produced by approved calls, per file: chainKey(file, after-sha) → step.
+ * Keyed by the file (its slot: directory identity and name), never by content
+ * alone: two files with equal bytes do not share a chain.
+ */
 export type AppliedChain = Map<string, AppliedStep>;
+
+/** The file a binding acts on, as a chain key prefix (its slot when known, else the path shown). */
+function fileKey(binding: Pick<ApprovalBinding, 'targets' | 'shownPath'>): string {
+  return binding.targets?.path?.slot ?? `path ${binding.shownPath}`;
+}
+
+/** The chain key of a state of the file a binding acts on. */
+export function chainKey(binding: Pick<ApprovalBinding, 'targets' | 'shownPath'>, sha256: string): string {
+  return `${fileKey(binding)}\0${sha256}`;
+}
 
 interface Hunk {
   oldStart: number;
@@ -82,12 +96,12 @@ export function mapLine(line: number, hunks: readonly Hunk[]): number | undefine
 }
 
 /** The approved steps from `from` to `to`, oldest first; undefined unless `to` was reached through them only. */
-function stepsBetween(chain: AppliedChain, from: string, to: string): Hunk[][] | undefined {
+function stepsBetween(chain: AppliedChain, file: string, from: string, to: string): Hunk[][] | undefined {
   const steps: Hunk[][] = [];
   let state = to;
   for (let n = 0; n < 1000; n++) {
     if (state === from) return steps.reverse();
-    const step = chain.get(state);
+    const step = chain.get(`${file}\0${state}`);
     if (!step || step.diff === undefined) return undefined;
     steps.push(parseHunks(step.diff));
     state = step.before;
@@ -102,16 +116,30 @@ function stepsBetween(chain: AppliedChain, from: string, to: string): Hunk[][] |
  */
 export function rebasedContext(
   binding: ApprovalBinding,
-  now: ApprovalPayload,
+  result: Extract<ApprovalResult, { status: 'needs_approval' }>,
   chain: AppliedChain,
 ): ToolCallContext | undefined {
+  const now = result.payload;
+  // The same file, reached the same way (its inode changed: approved writes replace it atomically).
+  const was = binding.targets?.path;
+  const is = result.targets?.path;
+  if (was || is) {
+    if (
+      !was ||
+      !is ||
+      was.slot !== is.slot ||
+      was.path !== is.path ||
+      was.via.join('\0') !== is.via.join('\0')
+    )
+      return undefined;
+  }
   const current = now.baseSha256;
   const diff = (now as { unifiedDiff?: unknown }).unifiedDiff;
   const coarse = (now as { diffCoarse?: unknown }).diffCoarse === true;
   if (typeof current !== 'string' || typeof binding.baseSha256 !== 'string') return undefined;
   if (binding.shownDiff === undefined || typeof diff !== 'string' || coarse) return undefined;
   if (now.path !== binding.shownPath || current === binding.baseSha256) return undefined;
-  const steps = stepsBetween(chain, binding.baseSha256, current);
+  const steps = stepsBetween(chain, fileKey(binding), binding.baseSha256, current);
   if (!steps) return undefined;
   const shown = parseHunks(binding.shownDiff);
   const again = parseHunks(diff);
@@ -122,6 +150,7 @@ export function rebasedContext(
   return {
     approvedBaseSha256: current,
     ...(now.type === 'lines' ? { approvedAnchorsSha256: now.anchorsSha256 ?? null } : {}),
+    ...(result.targets ? { approvedTargets: result.targets } : {}),
   };
 }
 

@@ -16,3 +16,4 @@ export {
   type SandboxOptions,
 } from './sandbox.js';
 export { linkSha256, linkTarget, OUTSIDE_THE_SANDBOX, type ResolvedLink, resolveLink } from './symlink.js';
+export { type FileTarget, fileTargetOf, type ResolvedTarget, targetChange } from './target.js';
