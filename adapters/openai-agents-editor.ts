@@ -43,7 +43,9 @@ function applyV4A(input: string, diff: string, mode: 'default' | 'create', path:
  * create or an update (the user sees the diff, bound to the file state it was
  * computed from), `move_file` for a rename, `delete_file` for a delete. Refusals,
  * denials and diffs that do not apply come back as `status: 'failed'` with the
- * error code and message, and change nothing on disk.
+ * error code and message, and change nothing on disk. An update whose content
+ * change landed but whose move did not is `completed`, its output saying which
+ * part was applied and which was denied: never `failed` for a change on disk.
  */
 export function sandboxEditor(toolset: FileSystemToolset, options: SandboxEditorOptions): Editor {
   const gated = new ApprovalToolset(toolset, options);
@@ -93,7 +95,14 @@ export function sandboxEditor(toolset: FileSystemToolset, options: SandboxEditor
         if (!written.ok || !op.moveTo) return result('write_file', written, `Updated ${path}.`);
         const destination = virtualPath(op.moveTo);
         const moved = await gated.callTool('move_file', { source: path, destination });
-        return result('move_file', moved, `Updated ${path} and moved it to ${destination}.`);
+        // A pure rename wrote nothing: its refusal is the whole update's.
+        if (moved.ok || written.data === null)
+          return result('move_file', moved, `Updated ${path} and moved it to ${destination}.`);
+        // The write landed: reporting the whole update as failed would have the model retry a diff that no longer applies.
+        return {
+          status: 'completed',
+          output: `Partly applied. The content change to ${path} was applied (it is on disk now). The move to ${destination} was not: ${outcomeText('move_file', moved)} The file is still at ${path}, with the new content.`,
+        };
       }),
 
     deleteFile: (op) =>

@@ -36,11 +36,13 @@ export interface EditFileOutput {
 }
 
 /** Runs the matching cascade on the current file; a failure becomes a ToolError with the path. */
-export function computeEdit(virtualPath: string, file: LoadedFile, input: EditFileInput) {
+export function computeEdit(virtualPath: string, file: LoadedFile, input: EditFileInput, verbatim = false) {
   const result = replaceInText(file.text, {
     oldString: input.old_string,
     newString: input.new_string,
     replaceAll: input.replace_all ?? false,
+    // A person's own new_string (their $EDITOR version) is written as they wrote it.
+    verbatim,
   });
   if (!result.ok) {
     throw toolError(result.code, `${virtualPath}: ${result.message}`, {
@@ -68,7 +70,7 @@ export function buildEditPayload(
 ): EditPayload {
   const { virtualPath } = resolved;
   const mount = resolved.mount.mountPoint;
-  const edit = computeEdit(virtualPath, file, input);
+  const edit = computeEdit(virtualPath, file, input, ctx.verbatim);
   // A result over the size limit is refused before anyone is asked, as write_file's is.
   checkWriteSize(ctx, resolved, Buffer.byteLength(edit.newText, 'utf8'));
   const diff = boundedUnifiedDiff(file.text, edit.newText, {
@@ -128,7 +130,7 @@ export const editFile: SandboxTool<EditFileInput, EditFileOutput> = {
   async execute(input, ctx) {
     const out = await applyWrite(ctx, 'edit_file', input.path, input.base_sha256, (current, resolved) => {
       if (!current) throw missing(resolved.virtualPath);
-      const edit = computeEdit(resolved.virtualPath, current, input);
+      const edit = computeEdit(resolved.virtualPath, current, input, ctx.verbatim);
       const diff = boundedUnifiedDiff(current.text, edit.newText, {
         oldPath: resolved.virtualPath,
         newPath: resolved.virtualPath,

@@ -175,7 +175,16 @@ export class FileSystemToolset {
 
   private parseArgs(tool: AnyTool, args: unknown): unknown {
     const parsed = tool.inputSchema.safeParse(args ?? {});
-    if (parsed.success) return parsed.data;
+    if (parsed.success) {
+      const bad = illFormedField(parsed.data);
+      if (bad !== undefined)
+        throw toolError(
+          'invalid_argument',
+          `Invalid arguments for ${tool.name}: ${bad} contains a lone UTF-16 surrogate, which cannot be written as shown (it would become U+FFFD). Nothing was written; send well-formed text.`,
+          { details: { fields: [bad] } },
+        );
+      return parsed.data;
+    }
     throw invalidArguments(tool.name, parsed.error);
   }
 }
@@ -185,4 +194,17 @@ function invalidArguments(toolName: string, error: z.ZodError) {
   return toolError('invalid_argument', `Invalid arguments for ${toolName}: ${fields.join('; ')}.`, {
     details: { fields },
   });
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** The first string field (dotted path) that is not well-formed UTF-16, if any. */
+function illFormedField(value: unknown, at = ''): string | undefined {
+  if (typeof value === 'string') return LONE_SURROGATE.test(value) ? at || '(arguments)' : undefined;
+  if (value === null || typeof value !== 'object') return undefined;
+  for (const [k, v] of Object.entries(value)) {
+    const found = illFormedField(v, at ? `${at}.${k}` : k);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }
