@@ -128,4 +128,18 @@ describe('sandboxEditor (applyPatchTool through the real SDK)', () => {
       ApprovalAborted,
     );
   });
+
+  it('an update whose write is applied and whose move is denied is reported as applied in part, not failed', async () => {
+    const { dir, toolset } = project({ 'a.txt': 'one\ntwo\n' });
+    const output = await applyThroughSdk(
+      toolset,
+      { type: 'update_file', path: 'a.txt', diff: '@@\n one\n-two\n+TWO\n', moveTo: 'b.txt' },
+      (r) => (r.toolName === 'move_file' ? { approved: false, note: 'keep the name' } : { approved: true }),
+    );
+    expect(read(dir, 'a.txt')).toBe('one\nTWO\n');
+    expect(fs.existsSync(path.join(dir, 'b.txt'))).toBe(false);
+    expect(output.status).toBe('completed');
+    expect(output.output).toMatch(/content change to \/a\.txt was applied/);
+    expect(output.output).toMatch(/move to \/b\.txt was not: .*approval_denied.*keep the name/s);
+  });
 });
