@@ -38,7 +38,9 @@ describe('case 1: a file or directory swapped during the prompt', () => {
       fs.rmSync(path.join(dir, 'x.txt'));
       fs.symlinkSync('other.txt', path.join(dir, 'x.txt'));
     });
-    const e = err(await gated.callTool('edit_file', { path: '/x.txt', old_string: 'same', new_string: 'EDIT' }));
+    const e = err(
+      await gated.callTool('edit_file', { path: '/x.txt', old_string: 'same', new_string: 'EDIT' }),
+    );
     expect(e.code).toBe('stale_approval');
     expect(read(dir, 'other.txt')).toBe('same\n');
     expect(isLink(dir, 'x.txt')).toBe(true);
@@ -76,7 +78,9 @@ describe('case 1: a file or directory swapped during the prompt', () => {
       });
       const e = err(await gated.callTool('write_file', { path: '/a/new.txt', content: 'x\n' }));
       expect(e.code, swap).toBe('stale_approval');
-      expect(exists(dir, 'b/new.txt') || exists(dir, 'a/new.txt') || exists(dir, 'a-old/new.txt')).toBe(false);
+      expect(exists(dir, 'b/new.txt') || exists(dir, 'a/new.txt') || exists(dir, 'a-old/new.txt')).toBe(
+        false,
+      );
     }
   });
 
@@ -145,7 +149,9 @@ describe('case 3: a write through a link says where it goes', () => {
         base_sha256: String(ok(await toolset.callTool('read_file', { path: '/notes.md' })).sha256),
       }),
     );
-    const anchors = String(ok(await toolset.callTool('read_file', { path: '/notes.md', hashes: true })).content)
+    const anchors = String(
+      ok(await toolset.callTool('read_file', { path: '/notes.md', hashes: true })).content,
+    )
       .split('\n')
       .map((l) => l.slice(0, l.indexOf('|')));
     ok(
@@ -201,8 +207,16 @@ describe('case 5: rebase chains are kept per file, never by content across files
     const start = 'l1\nl2\nl3\nl4\nl5\n';
     const { dir, toolset } = project({ 'a.txt': start, 'b.txt': start });
     const approve = () => ({ approved: true });
-    const c1 = { toolName: 'edit_file', toolCallId: 'c1', input: { path: '/a.txt', old_string: 'l1', new_string: 'L1' } };
-    const c2 = { toolName: 'edit_file', toolCallId: 'c2', input: { path: '/b.txt', old_string: 'l5', new_string: 'L5' } };
+    const c1 = {
+      toolName: 'edit_file',
+      toolCallId: 'c1',
+      input: { path: '/a.txt', old_string: 'l1', new_string: 'L1' },
+    };
+    const c2 = {
+      toolName: 'edit_file',
+      toolCallId: 'c2',
+      input: { path: '/b.txt', old_string: 'l5', new_string: 'L5' },
+    };
     await decidePending(toolset, approve, c1);
     await decidePending(toolset, approve, c2);
     ok(await executeApproved(toolset, 'edit_file', c1.input, 'c1'));
@@ -214,8 +228,16 @@ describe('case 5: rebase chains are kept per file, never by content across files
   it('two approved edits of ONE file still rebase (its inode changes with each atomic write)', async () => {
     const { dir, toolset } = project({ 'a.txt': 'l1\nl2\nl3\nl4\nl5\n' });
     const approve = () => ({ approved: true });
-    const c1 = { toolName: 'edit_file', toolCallId: 'c1', input: { path: '/a.txt', old_string: 'l1', new_string: 'L1' } };
-    const c2 = { toolName: 'edit_file', toolCallId: 'c2', input: { path: '/a.txt', old_string: 'l5', new_string: 'L5' } };
+    const c1 = {
+      toolName: 'edit_file',
+      toolCallId: 'c1',
+      input: { path: '/a.txt', old_string: 'l1', new_string: 'L1' },
+    };
+    const c2 = {
+      toolName: 'edit_file',
+      toolCallId: 'c2',
+      input: { path: '/a.txt', old_string: 'l5', new_string: 'L5' },
+    };
     await decidePending(toolset, approve, c1);
     await decidePending(toolset, approve, c2);
     ok(await executeApproved(toolset, 'edit_file', c1.input, 'c1'));

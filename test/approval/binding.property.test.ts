@@ -10,6 +10,7 @@ import type { ApprovalPayload } from '../../src/approval/payloads.js';
 import type { ApprovalCallback } from '../../src/approval/types.js';
 import type { ToolOutcome } from '../../src/tools/types.js';
 import { project } from '../tools/fixture.js';
+import { moveAction, moveStats, playMoves } from './binding-moves.js';
 
 /**
  * The binding's promise, checked over random runs: after each execution the
@@ -75,6 +76,10 @@ let applied = 0;
 afterAll(() => {
   console.log(
     `binding property: ${runs} runs, ${executions} executions (${applied} applied, ${executions - applied} refused or denied), checked`,
+  );
+  const m = moveStats;
+  console.log(
+    `binding property (file moves): ${m.runs} runs, ${m.executions} executions (${m.applied} applied, ${m.refused} refused), checked`,
   );
 });
 
@@ -199,4 +204,20 @@ describe('approval binding property', () => {
     );
     expect(applied).toBeGreaterThan(0);
   }, 120_000);
+
+  it('swapped files and directories, re-pointed and dangling links, equal-content files: the approved FILE or nothing', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(moveAction, { minLength: 1, maxLength: 8 }),
+        fc.boolean(),
+        async (actions, equal) => {
+          moveStats.runs++;
+          await playMoves(actions, equal);
+        },
+      ),
+      { numRuns: 300 },
+    );
+    expect(moveStats.applied).toBeGreaterThan(0);
+    expect(moveStats.refused).toBeGreaterThan(0);
+  }, 180_000);
 });
