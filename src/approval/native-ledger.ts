@@ -1,5 +1,5 @@
 import type { FileSystemToolset } from '../tools/filesystem-toolset.js';
-import type { ToolCallContext, ToolOutcome } from '../tools/types.js';
+import type { ToolOutcome } from '../tools/types.js';
 import { type ApprovalBinding, deniedError, unapprovedError } from './approval-binding.js';
 import {
   approvalRequest,

@@ -121,7 +121,8 @@ export async function transferApproval(
       destinationSha256: existing?.sha256 ?? null,
       fileBytes: source.bytes,
       ...(symlink ? { symlink } : {}),
-      ...resolvedField(link ? to : from),
+      // `resolved` is about `path` (the source); links on the destination's way are in the description.
+      ...(link ? {} : resolvedField(from)),
     };
     return ApprovalResult.needsApproval(payload, { path: fileTargetOf(from), destination: fileTargetOf(to) });
   } catch (error) {

@@ -110,11 +110,18 @@ function applyMove(root: string, move: Move | 'equalize', target: string | undef
       // A move that does not apply to this tree (e.g. the file is gone) is simply not made.
     }
   };
-  if (move === 'repoint') tryDo(() => (fs.rmSync(p('l.txt')), fs.symlinkSync('b.txt', p('l.txt'))));
-  if (move === 'dangle') tryDo(() => (fs.rmSync(p('l.txt')), fs.symlinkSync('gone.txt', p('l.txt'))));
+  const relink = (to: string) => () => {
+    fs.rmSync(p('l.txt'));
+    fs.symlinkSync(to, p('l.txt'));
+  };
+  if (move === 'repoint') tryDo(relink('b.txt'));
+  if (move === 'dangle') tryDo(relink('gone.txt'));
   if (move === 'equalize') tryDo(() => fs.copyFileSync(p('a.txt'), p('b.txt')));
   if (move === 'dir-to-link')
-    tryDo(() => (fs.renameSync(p('d'), p(`d-${Date.now()}`)), fs.symlinkSync('e', p('d'))));
+    tryDo(() => {
+      fs.renameSync(p('d'), p(`d-${Date.now()}`));
+      fs.symlinkSync('e', p('d'));
+    });
   if (move === 'dir-to-dir')
     tryDo(() => {
       fs.renameSync(p('d'), p(`d-${Date.now()}`));
@@ -129,7 +136,10 @@ function applyMove(root: string, move: Move | 'equalize', target: string | undef
       fs.symlinkSync(path.basename(twin), p(target));
     });
   if (move === 'file-to-copy')
-    tryDo(() => (fs.copyFileSync(p(target), p(twin)), fs.renameSync(p(twin), p(target))));
+    tryDo(() => {
+      fs.copyFileSync(p(target), p(twin));
+      fs.renameSync(p(twin), p(target));
+    });
 }
 
 function argsFor(root: string, a: Extract<MoveAction, { name: string }>) {
