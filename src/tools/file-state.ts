@@ -134,6 +134,6 @@ export function resolvedField(entry: TargetEntry): { resolved?: { path: string; 
 export function throughLinks(entry: TargetEntry): string {
   const t = typeof entry.target === 'object' ? entry.target : undefined;
   return t && t.via.length > 0
-    ? ` — through the link ${t.via.join(' → ')}: the file changed is ${t.virtualPath}`
+    ? ` — through the link ${t.via.join(' → ')}: the real file is ${t.virtualPath}`
     : '';
 }
