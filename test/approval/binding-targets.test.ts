@@ -268,6 +268,23 @@ describe("case 6: the person's own edit is applied verbatim", () => {
     expect(read(dir, 'f.py')).toBe('def f(x):\n    if x:\n        return 2  # fixed by hand\n    return 0\n');
     expect(out.user_modified).toBe(true);
   });
+  it("after a typographic match, the person's own curly quotes are not folded to the file's ASCII", async () => {
+    const { dir, toolset } = project({ 'q.md': 'say("hi")\nnext\n' });
+    const mine = 'say(\u201cbye\u201d)';
+    const gated = new ApprovalToolset(toolset, {
+      approve: (r) => ({ approved: true, overrideArgs: { ...(r.args as object), new_string: mine } }),
+    });
+    // The model's old_string has typographic quotes where the file has ASCII: a unicode-level match.
+    const out = ok(
+      await gated.callTool('edit_file', {
+        path: '/q.md',
+        old_string: 'say(\u201chi\u201d)',
+        new_string: 'say(\u201cyo\u201d)',
+      }),
+    );
+    expect(out.match_level).toBe('unicode');
+    expect(read(dir, 'q.md')).toBe(`${mine}\nnext\n`);
+  });
 });
 
 describe('case 7: text that cannot be written as shown, and partial editor updates', () => {
