@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { ApprovalResult } from '../approval/types.js';
 import { renderHashedText } from '../edit/hashed-render.js';
+import { fileTargetOf } from '../sandbox/target.js';
 import { type LoadedFile, loadFile } from './file-io.js';
+import { checkApprovedTarget, resolvedField, throughLinks } from './file-state.js';
 import { countLines, toModelText } from './text-stats.js';
 import { toolError } from './tool-error.js';
 import { NONEMPTY_PATH, type SandboxTool, type ToolContext } from './types.js';
@@ -48,16 +50,20 @@ export const readFile: SandboxTool<ReadFileInput, ReadFileOutput> = {
       const resolved = ctx.sandbox.resolve(input.path, 'read');
       if (!resolved.mount.readApproval) return ApprovalResult.preApproved();
       const file = await loadFile(ctx, resolved);
-      return ApprovalResult.needsApproval({
-        type: 'read',
-        description: `Read ${resolved.virtualPath}`,
-        path: resolved.virtualPath,
-        mount: resolved.mount.mountPoint,
-        baseSha256: file?.sha256 ?? null,
-        fileLines: file ? countLines(file.text) : 0,
-        fileBytes: file?.bytes ?? 0,
-        fileExists: file !== undefined,
-      });
+      return ApprovalResult.needsApproval(
+        {
+          type: 'read',
+          description: `Read ${resolved.virtualPath}${throughLinks(resolved)}`,
+          path: resolved.virtualPath,
+          mount: resolved.mount.mountPoint,
+          baseSha256: file?.sha256 ?? null,
+          fileLines: file ? countLines(file.text) : 0,
+          fileBytes: file?.bytes ?? 0,
+          fileExists: file !== undefined,
+          ...resolvedField(resolved),
+        },
+        { path: fileTargetOf(resolved) },
+      );
     } catch (error) {
       return blockedFrom(error);
     }
@@ -65,6 +71,8 @@ export const readFile: SandboxTool<ReadFileInput, ReadFileOutput> = {
 
   async execute(input, ctx) {
     const resolved = ctx.sandbox.resolve(input.path, 'read');
+    // An approved read reads the file the person approved, not whatever the name leads to by now.
+    checkApprovedTarget(ctx, 'path', resolved);
     const file = await loadFile(ctx, resolved);
     if (!file) throw toolError('not_found', `${resolved.virtualPath} does not exist.`);
     const raw = file.text;

@@ -84,6 +84,17 @@ describe('case 1: a file or directory swapped during the prompt', () => {
     }
   });
 
+  it('an approved read of /x.md swapped for a link to /secret.md during the prompt reads nothing', async () => {
+    const { dir, toolset } = project({ 'x.md': 'plain\n', 'secret.md': 'SECRET\n' }, { readApproval: true });
+    const { gated } = approvingAfter(toolset, () => {
+      fs.rmSync(path.join(dir, 'x.md'));
+      fs.symlinkSync('secret.md', path.join(dir, 'x.md'));
+    });
+    const e = err(await gated.callTool('read_file', { path: '/x.md' }));
+    expect(e.code).toBe('stale_approval');
+    expect(JSON.stringify(e)).not.toContain('SECRET');
+  });
+
   it('a move whose destination directory was swapped for a link during the prompt moves nothing', async () => {
     const { dir, toolset } = project({ 'f.txt': 'f\n', 'dst/keep': '', 'elsewhere/keep': '' });
     const { gated } = approvingAfter(toolset, () => {
