@@ -10,7 +10,7 @@ import {
 import { type ApprovalMemory, rememberedDecision } from './approval-memory.js';
 import type { AuditEvent } from './audit-events.js';
 import { blockedOutcome } from './blocked-outcome.js';
-import { type CallArguments, captureArguments, requestCopy } from './call-arguments.js';
+import { type CallArguments, captureArguments, requestCopy, withPreview } from './call-arguments.js';
 import { ApprovalAborted } from './errors.js';
 import { type AppliedChain, chainKey, rebasedContext } from './rebase.js';
 import type {
@@ -75,8 +75,10 @@ export function approvalRequest(
   call: { toolName: string; toolCallId?: string; sandboxId?: string },
   captured: CallArguments,
   result: Extract<ApprovalResult, { status: 'needs_approval' }>,
+  /** Checks arguments now, as an edited call would run (verbatim): becomes request.previewEdit. */
+  check?: (args: unknown, ctx: ToolCallContext) => Promise<ApprovalResult>,
 ): ApprovalRequest {
-  return {
+  const request: ApprovalRequest = {
     toolName: call.toolName,
     ...(call.toolCallId !== undefined ? { toolCallId: call.toolCallId } : {}),
     ...(call.sandboxId !== undefined ? { sandboxId: call.sandboxId } : {}),
@@ -85,6 +87,27 @@ export function approvalRequest(
     description: result.payload.description,
     ...(result.targets ? { targets: result.targets } : {}),
   };
+  const preview = check && ((edited: Record<string, unknown>) => previewEdited(check, call, edited));
+  return withPreview(request, preview);
+}
+
+/** The result of checking a person's edited arguments as they would run. */
+async function previewEdited(
+  check: (args: unknown, ctx: ToolCallContext) => Promise<ApprovalResult>,
+  call: { toolCallId?: string },
+  edited: Record<string, unknown>,
+): Promise<ApprovalResult> {
+  let args: CallArguments;
+  try {
+    args = captureArguments(edited);
+  } catch (error) {
+    const message = `The edited arguments are not plain JSON data (${error instanceof Error ? error.message : String(error)}).`;
+    return { status: 'blocked', reason: message, error: { code: 'invalid_argument', message } };
+  }
+  return check(args.value, {
+    ...(call.toolCallId !== undefined ? { toolCallId: call.toolCallId } : {}),
+    verbatim: true,
+  });
 }
 
 // 3. ask ----------------------------------------------------------------------------------------

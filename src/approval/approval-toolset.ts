@@ -131,7 +131,7 @@ export class ApprovalToolset<T extends InnerToolset = InnerToolset> {
     }
     const sandboxId = this.inner.sandbox?.identity;
     const call = { ...base, ...(sandboxId ? { sandboxId } : {}) };
-    const request = approvalRequest(call, captured, result);
+    const request = approvalRequest(call, captured, result, (a, c) => this.check(name, a, { ...ctx, ...c }));
     const decision = await askPerson(request, {
       approve: this.approve,
       memory: this.memory,

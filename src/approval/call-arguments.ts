@@ -37,6 +37,16 @@ function deepFreeze<T>(value: T): T {
  * and payload. Whatever the callback does to them, the layer keeps using its
  * originals (for what runs, for what is remembered, for the binding).
  */
-export function requestCopy<R extends { args: unknown; payload: unknown }>(request: R): R {
-  return { ...request, args: structuredClone(request.args), payload: structuredClone(request.payload) };
+export function requestCopy<R extends { args: unknown; payload: unknown; previewEdit?: unknown }>(
+  request: R,
+): R {
+  const copy = { ...request, args: structuredClone(request.args), payload: structuredClone(request.payload) };
+  return withPreview(copy, request.previewEdit);
+}
+
+/** Attaches a request's previewEdit function, not enumerable: the request stays plain data when copied or serialised. */
+export function withPreview<R>(request: R, preview: unknown): R {
+  if (typeof preview === 'function')
+    Object.defineProperty(request, 'previewEdit', { value: preview, enumerable: false });
+  return request;
 }

@@ -180,7 +180,9 @@ export async function decidePending(
     return { approved: false, message: `Blocked by policy, not run: ${result.reason}` };
   }
   const who = { toolName: call.toolName, toolCallId: call.toolCallId, sandboxId: toolset.sandbox.identity };
-  const request = approvalRequest(who, captured, result);
+  const request = approvalRequest(who, captured, result, (a, c) =>
+    toolset.needsApproval(call.toolName, a, c, config),
+  );
   const decision = await askPerson(request, {
     approve,
     memory: memory ?? ledger.memory,

@@ -54,6 +54,13 @@ export interface ApprovalRequest {
   description: string;
   /** The files the call really touches (links resolved, identities): remembered decisions key on them. */
   targets?: CallTargets;
+  /**
+   * The request as it would be with the person's edited arguments, computed on
+   * the file now and the way they would run (verbatim): its payload's diff is
+   * what approving `overrideArgs` writes, so a UI can confirm the resulting
+   * change of the file rather than of the argument. Not enumerable (not data).
+   */
+  previewEdit?: (overrideArgs: Record<string, unknown>) => Promise<ApprovalResult>;
 }
 
 export interface ApprovalDecision {

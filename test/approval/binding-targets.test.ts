@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { applyPatch } from 'diff';
 import { describe, expect, it } from 'vitest';
 import { ApprovalToolset } from '../../src/approval/approval-toolset.js';
 import { decidePending, executeApproved } from '../../src/approval/native-ledger.js';
@@ -279,6 +280,36 @@ describe("case 6: the person's own edit is applied verbatim", () => {
     expect(read(dir, 'f.py')).toBe('def f(x):\n    if x:\n        return 2  # fixed by hand\n    return 0\n');
     expect(out.user_modified).toBe(true);
   });
+  it('request.previewEdit gives the diff of the file the edited call writes, and that is what is written', async () => {
+    const file = 'def f(x):\n    if x:\n        return 1\n    return 0\n';
+    const { dir, toolset } = project({ 'f.py': file });
+    const mine = '    if x:\n        return 2\n';
+    let previewed: string | undefined;
+    let keys: string[] = [];
+    const gated = new ApprovalToolset(toolset, {
+      approve: async (r) => {
+        keys = Object.keys(r);
+        const edited = { ...(r.args as Record<string, unknown>), new_string: mine };
+        const preview = await r.previewEdit!(edited);
+        if (preview.status !== 'needs_approval' || preview.payload.type !== 'edit')
+          throw new Error('no preview');
+        previewed = preview.payload.unifiedDiff;
+        return { approved: true, overrideArgs: edited };
+      },
+    });
+    ok(
+      await gated.callTool('edit_file', {
+        path: '/f.py',
+        old_string: 'if x:\n    return 1\n',
+        new_string: 'x',
+      }),
+    );
+    expect(previewed).toContain('+        return 2');
+    expect(read(dir, 'f.py')).toBe(applyPatch(file, previewed!));
+    // A function, not data: copying or serialising the request leaves it out.
+    expect(keys).not.toContain('previewEdit');
+  });
+
   it("after a typographic match, the person's own curly quotes are not folded to the file's ASCII", async () => {
     const { dir, toolset } = project({ 'q.md': 'say("hi")\nnext\n' });
     const mine = 'say(\u201cbye\u201d)';
