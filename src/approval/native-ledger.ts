@@ -1,5 +1,5 @@
 import { withFileLock } from '../fs/file-lock.js';
-import type { FileSystemToolset } from '../tools/filesystem-toolset.js';
+import type { Toolset } from './toolset.js';
 import type { ToolCallContext, ToolOutcome } from '../tools/types.js';
 import { type ApprovalBinding, createBinding, deniedError, unapprovedError } from './approval-binding.js';
 import { ApprovalMemory, rememberedDecision } from './approval-memory.js';
@@ -50,13 +50,13 @@ function audit(
 }
 
 /** Sets the audit sink for a toolset's natively approved calls. */
-export function setNativeAuditSink(toolset: FileSystemToolset, onEvent: AuditSink | undefined): void {
+export function setNativeAuditSink(toolset: Toolset, onEvent: AuditSink | undefined): void {
   if (onEvent) ledgerOf(toolset).onEvent = onEvent;
 }
 
-const ledgers = new WeakMap<FileSystemToolset, Ledger>();
+const ledgers = new WeakMap<Toolset, Ledger>();
 
-export function ledgerOf(toolset: FileSystemToolset): Ledger {
+export function ledgerOf(toolset: Toolset): Ledger {
   let ledger = ledgers.get(toolset);
   if (!ledger) {
     ledger = { checked: new Map(), bindings: new Map(), memory: new ApprovalMemory(), applied: new Map() };
@@ -67,7 +67,7 @@ export function ledgerOf(toolset: FileSystemToolset): Ledger {
 
 /** The approval result for a call id, computed once (frameworks may ask again on resume). */
 export async function checkOnce(
-  toolset: FileSystemToolset,
+  toolset: Toolset,
   name: string,
   input: unknown,
   toolCallId: string,
@@ -83,7 +83,7 @@ export async function checkOnce(
 
 /** Executes a natively approved call (audited as tool_call → tool_result). */
 export async function executeApproved(
-  toolset: FileSystemToolset,
+  toolset: Toolset,
   name: string,
   input: unknown,
   toolCallId: string,
@@ -114,7 +114,7 @@ export async function executeApproved(
  * run blind (e.g. arguments tampered with to reach a file that needs approval).
  */
 async function executeNative(
-  toolset: FileSystemToolset,
+  toolset: Toolset,
   ledger: Ledger,
   name: string,
   input: unknown,
@@ -196,7 +196,7 @@ async function decideWithMemory(
  * the user edited. Returns the decision and, for a denial, the text the model sees.
  */
 export async function decidePending(
-  toolset: FileSystemToolset,
+  toolset: Toolset,
   approve: ApprovalCallback,
   call: { toolName: string; toolCallId: string; input: unknown },
   config: ApprovalConfig = {},

@@ -25,6 +25,7 @@ export const ERROR_CODES = [
   'approval_denied',
   'approval_blocked',
   'io_error',
+  'tool_failed',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -1,0 +1,29 @@
+import type { ToolCallContext, ToolOutcome } from '../tools/types.js';
+import type { ApprovalConfig } from './config.js';
+import type { ToolDescriptor, Toolset } from './toolset.js';
+
+/**
+ * Several toolsets as one (e.g. the file tools and your own `run_command`), so
+ * one adapter call, one native-mode answer helper and one audit sink serve all
+ * of them. Each call goes to the toolset that has the tool; names must not repeat.
+ */
+export function combineToolsets(...toolsets: Toolset[]): Toolset {
+  if (toolsets.length === 0) throw new TypeError('combineToolsets needs at least one toolset.');
+  const owner = new Map<string, Toolset>();
+  for (const set of toolsets)
+    for (const t of set.listTools()) {
+      if (owner.has(t.name)) throw new TypeError(`Two toolsets have a tool named "${t.name}".`);
+      owner.set(t.name, set);
+    }
+  // An unknown name goes to the first toolset, which refuses it with its own error.
+  const pick = (name: string): Toolset => owner.get(name) ?? (toolsets[0] as Toolset);
+  return {
+    sandbox: { identity: toolsets.map((t) => t.sandbox.identity).join('+') },
+    listTools: (): ToolDescriptor[] => toolsets.flatMap((t) => [...t.listTools()]),
+    callTool: (name: string, args: unknown, ctx?: ToolCallContext): Promise<ToolOutcome> =>
+      pick(name).callTool(name, args, ctx),
+    needsApproval: (name: string, args: unknown, ctx?: ToolCallContext, config?: ApprovalConfig) =>
+      pick(name).needsApproval(name, args, ctx, config),
+    lockKeys: (name: string, args: unknown) => pick(name).lockKeys(name, args),
+  };
+}
