@@ -12,8 +12,8 @@ import {
   ledgerOf,
   setNativeAuditSink,
 } from '../src/approval/native-ledger.js';
-import type { ApprovalCallback, ApprovalResult } from '../src/approval/types.js';
 import type { Toolset } from '../src/approval/toolset.js';
+import type { ApprovalCallback, ApprovalResult } from '../src/approval/types.js';
 import type { FileSystemToolset } from '../src/tools/filesystem-toolset.js';
 import type { ToolInputs } from '../src/tools/tool-inputs.js';
 import type { ToolName, ToolOutcome } from '../src/tools/types.js';
@@ -287,4 +287,5 @@ export async function answerApprovals(
   return { role: 'tool', content } as ModelMessage;
 }
 
+export { type AiSdkGateOptions, aiSdkToolset, type DescribeApproval, gateAiSdkTools } from './ai-sdk-gate.js';
 export * from './ai-sdk-ui.js';

@@ -12,9 +12,9 @@ import {
   executeApproved,
   setNativeAuditSink,
 } from '../src/approval/native-ledger.js';
+import type { Toolset } from '../src/approval/toolset.js';
 import type { ApprovalCallback } from '../src/approval/types.js';
 import { validateDecision } from '../src/approval/validate-decision.js';
-import type { Toolset } from '../src/approval/toolset.js';
 import { outcomeText } from './outcome-text.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: agents of any context and output type
@@ -190,3 +190,4 @@ export async function runWithApprovals(
 
 export { type SandboxEditorOptions, sandboxEditor } from './openai-agents-editor.js';
 export { RunState };
+export { gateOpenAIAgentsTools, openAIAgentsToolset } from './openai-agents-gate.js';

@@ -12,10 +12,12 @@ import { ApprovalResult } from './types.js';
  * fields of the generic payload — a better description, the path it concerns.
  * The arguments themselves are always shown with a generic payload.
  */
-export type ApprovalDescription = ApprovalPayload | Partial<Pick<GenericPayload, 'description' | 'path' | 'mount'>>;
+export type ApprovalDescription =
+  | ApprovalPayload
+  | Partial<Pick<GenericPayload, 'description' | 'path' | 'mount'>>;
 
 /** One of your own tools, to be approved like the file tools. */
-export interface GatedTool<I = unknown, O = unknown> {
+export interface GatedTool<I = unknown> {
   name: string;
   description: string;
   /** Passed through to the framework, which validates the arguments before the call is checked. */
@@ -53,7 +55,11 @@ export function gatedToolset(tools: readonly GatedTool[], options: GatedToolsetO
     sandbox: { identity },
     listTools: (): ToolDescriptor[] =>
       [...byName.values()].map(({ name, description, inputSchema }) => ({ name, description, inputSchema })),
-    lockKeys: (name, args) => byName.get(name)?.lockKeys?.(args)?.map((k) => `${identity}\0${k}`) ?? [],
+    lockKeys: (name, args) =>
+      byName
+        .get(name)
+        ?.lockKeys?.(args)
+        ?.map((k) => `${identity}\0${k}`) ?? [],
     async needsApproval(name, args, _ctx, config: ApprovalConfig = {}) {
       const tool = byName.get(name);
       if (!tool) {

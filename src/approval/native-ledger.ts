@@ -1,5 +1,4 @@
 import { withFileLock } from '../fs/file-lock.js';
-import type { Toolset } from './toolset.js';
 import type { ToolCallContext, ToolOutcome } from '../tools/types.js';
 import { type ApprovalBinding, createBinding, deniedError, unapprovedError } from './approval-binding.js';
 import { ApprovalMemory, rememberedDecision } from './approval-memory.js';
@@ -10,6 +9,7 @@ import type { ApprovalConfig } from './config.js';
 import { ApprovalAborted } from './errors.js';
 import { executeBound } from './execute-bound.js';
 import { type AppliedChain, rebasedContext } from './rebase.js';
+import type { Toolset } from './toolset.js';
 import type { ApprovalCallback, ApprovalDecision, ApprovalRequest, ApprovalResult } from './types.js';
 import { rememberScopeOf, validateDecision } from './validate-decision.js';
 
