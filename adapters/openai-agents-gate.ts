@@ -4,6 +4,8 @@ import type { Toolset } from '../src/approval/toolset.js';
 import type { AiSdkGateOptions as GateOptions } from './ai-sdk-gate.js';
 import { type OpenAIAgentsApproval, openAIAgentsTools } from './openai-agents.js';
 
+// biome-ignore lint/suspicious/noExplicitAny: function tools of any context, parameters and result
+type AnyFunctionTool = FunctionTool<any, any, any>;
 type Invoke = FunctionTool['invoke'];
 type Stashed = { runContext: Parameters<Invoke>[0]; details: Parameters<Invoke>[2] };
 
@@ -13,13 +15,13 @@ type Stashed = { runContext: Parameters<Invoke>[0]; details: Parameters<Invoke>[
  * Each call is approved like a file tool's (a tool's own needsApproval is not
  * used); what runs is your tool, with its own validation and error handling.
  */
-export function openAIAgentsToolset(tools: readonly FunctionTool[], options: GateOptions = {}): Toolset {
+export function openAIAgentsToolset(tools: readonly AnyFunctionTool[], options: GateOptions = {}): Toolset {
   return gate(tools, options, new Map());
 }
 
 /** `openAIAgentsTools(openAIAgentsToolset(tools), …)`, passing each call's run context to your tool. */
 export function gateOpenAIAgentsTools(
-  tools: readonly FunctionTool[],
+  tools: readonly AnyFunctionTool[],
   options: { approval: OpenAIAgentsApproval } & GateOptions,
 ): FunctionTool[] {
   const calls = new Map<string, Stashed>();
@@ -39,7 +41,7 @@ export function gateOpenAIAgentsTools(
   return gated;
 }
 
-function gate(tools: readonly FunctionTool[], options: GateOptions, calls: Map<string, Stashed>): Toolset {
+function gate(tools: readonly AnyFunctionTool[], options: GateOptions, calls: Map<string, Stashed>): Toolset {
   const gatedTools = tools.map((t): GatedTool => {
     const own = (t as { describeApproval?: GatedTool['describeApproval'] }).describeApproval;
     const describe = options.describeApproval?.[t.name] ?? own;

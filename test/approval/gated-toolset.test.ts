@@ -50,7 +50,10 @@ describe('gatedToolset through ApprovalToolset', () => {
     const bad = { ...echo(ran), describeApproval: () => ({ type: 'write', description: 'x' }) as never };
     const asked: unknown[] = [];
     const gated = new ApprovalToolset(gatedToolset([bad]), {
-      approve: (r) => (asked.push(r), { approved: true }),
+      approve: (r) => {
+        asked.push(r);
+        return { approved: true };
+      },
     });
     const outcome = await gated.callTool('echo', { a: 1 });
     expect(outcome.ok).toBe(false);
