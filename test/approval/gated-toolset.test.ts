@@ -36,8 +36,10 @@ describe('gatedToolset through ApprovalToolset', () => {
         expect(shown).toHaveLength(1);
         const payload = ApprovalPayloadSchema.parse(shown[0]?.payload);
         expect(payload.type).toBe('generic');
-        expect(payload.type === 'generic' && payload.args).toEqual(args);
-        expect(ran).toEqual(approved ? [args] : []);
+        // Arguments are captured as JSON data (so -0 is shown and run as 0).
+        const asJson = JSON.parse(JSON.stringify(args));
+        expect(payload.type === 'generic' && payload.args).toEqual(asJson);
+        expect(ran).toEqual(approved ? [asJson] : []);
         expect(outcome.ok).toBe(approved);
         if (!outcome.ok) expect(outcome.error.code).toBe('approval_denied');
       }),
