@@ -288,4 +288,14 @@ export async function answerApprovals(
 }
 
 export { type AiSdkGateOptions, aiSdkToolset, type DescribeApproval, gateAiSdkTools } from './ai-sdk-gate.js';
-export * from './ai-sdk-ui.js';
+export {
+  approvalPart,
+  approvalPayloadsOf,
+  SANDBOX_APPROVAL_DATA,
+  type SandboxApprovalData,
+  type SandboxApprovalPart,
+  type SandboxDataParts,
+  type SandboxUIMessage,
+  sandboxApprovalResponse,
+  withApprovalPayloads,
+} from './ai-sdk-ui.js';
