@@ -2,8 +2,8 @@ import { codePointLabel, findInvisible } from '../text/invisible-chars.js';
 import { SandboxError } from './errors.js';
 
 /** Linux limits: NAME_MAX per segment and PATH_MAX for the whole path, in bytes. */
-export const MAX_SEGMENT_BYTES = 255;
-export const MAX_PATH_BYTES = 4096;
+const MAX_SEGMENT_BYTES = 255;
+const MAX_PATH_BYTES = 4096;
 
 /**
  * A character that is never legitimate in a model-supplied path: the shared

@@ -20,7 +20,7 @@ export interface LoadedFile {
 }
 
 /** Largest file a tool may load under this mount. */
-export function maxBytesFor(ctx: ToolContext, resolved: ResolvedPath): number {
+function maxBytesFor(ctx: ToolContext, resolved: ResolvedPath): number {
   return resolved.mount.maxFileBytes ?? ctx.limits.maxFileBytes;
 }
 

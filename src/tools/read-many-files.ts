@@ -7,7 +7,7 @@ import { toErrorInfo, toolError } from './tool-error.js';
 import { NONEMPTY_PATH, type SandboxTool, type ToolErrorInfo } from './types.js';
 
 /** Most files one call may name: a bound on work per call, not on the sandbox. */
-export const READ_MANY_MAX_FILES = 50;
+const READ_MANY_MAX_FILES = 50;
 
 export const ReadManyFilesInput = z.object({
   paths: z
