@@ -20,7 +20,7 @@ import type { ToolName, ToolOutcome } from '../src/tools/types.js';
 import { outcomeText } from './outcome-text.js';
 
 export type AiSdkApproval =
-  /** Ask inside `execute` through the approval layer (the Python model: the run never stops). */
+  /** Ask inside `execute` through the approval layer: the run never stops, the question is part of the call. */
   | ({ mode: 'blocking' } & ApprovalToolsetOptions)
   /** Map each call's approval to the SDK's own `needsApproval`; answer with `answerApprovals`. */
   | {

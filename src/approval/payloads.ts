@@ -1,7 +1,8 @@
 import { z } from 'zod';
 
 /**
- * Typed approval payloads (approval-payloads seed, camelCase). The tool computes
+ * Typed approval payloads: one shape per kind of change, so each UI can show it
+ * as what it is (a diff, a new file, a deletion). The tool computes
  * them during needsApproval; the UI renders them; the approval layer binds the
  * decision to `baseSha256` (the file state the user was shown).
  */

@@ -83,8 +83,6 @@ export function withLock<T>(resolved: ResolvedPath, fn: () => Promise<T>): Promi
   return withFileLock(resolved.hostPath, fn);
 }
 
-/** The verified, held parent directory of a resolved path (see DirHandle: immune to parent swaps on Linux). */
-
 /** Deletes a regular file (never a directory), through its held parent directory. */
 export async function removeFile(resolved: ResolvedPath): Promise<void> {
   const dir = await parentOf(resolved);
