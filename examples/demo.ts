@@ -7,6 +7,7 @@ import { createTwoFilesPatch } from 'diff';
 import kleur from 'kleur';
 import { ApprovalMemory } from '../src/approval/approval-memory.js';
 import { ApprovalToolset } from '../src/approval/approval-toolset.js';
+import { combineToolsets } from '../src/approval/combine-toolsets.js';
 import { ApprovalAborted } from '../src/approval/errors.js';
 import { gatedToolset } from '../src/approval/gated-toolset.js';
 import { Sandbox } from '../src/sandbox/sandbox.js';
@@ -35,10 +36,9 @@ const sandbox = new Sandbox({
 });
 const memory = new ApprovalMemory();
 const tools = new FileSystemToolset(sandbox);
-const approve = terminalApprover({ memory });
-const agent = new ApprovalToolset(tools, { approve, memory });
-// Your own tools go through the same prompt, memory and audit (see "Approving your own tools").
-const shell = new ApprovalToolset(gatedToolset([runCommandTool(work)]), { approve, memory });
+// Your own run_command sits next to the file tools: same prompt, memory and audit (docs/approval.md).
+const everything = combineToolsets(tools, gatedToolset([runCommandTool(work)]));
+const agent = new ApprovalToolset(everything, { approve: terminalApprover({ memory }), memory });
 
 const say = (text: string) => console.log(`\n${kleur.magenta('agent ›')} ${text}`);
 const show = (outcome: Awaited<ReturnType<typeof agent.callTool>>) => {
@@ -112,7 +112,7 @@ try {
   );
 
   say('Checking which Node runs the tests.');
-  const version = show(await shell.callTool('run_command', { command: 'node', args: ['--version'] }));
+  const version = show(await agent.callTool('run_command', { command: 'node', args: ['--version'] }));
   if (version.ok) console.log(kleur.dim(`  ${(version.data as { stdout: string }).stdout.trim()}`));
 
   say("Let me peek at the machine's password file too…");

@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ApprovalToolset } from '../../src/approval/approval-toolset.js';
@@ -96,5 +98,19 @@ describe('gatedToolset through ApprovalToolset', () => {
     expect((await gated.callTool('echo', { y: 2 })).ok).toBe(true);
     expect(ran).toEqual([{ y: 2 }]);
     expect(() => combineToolsets(gatedToolset([echo([])]), gatedToolset([echo([])]))).toThrow(/echo/);
+  });
+});
+
+describe('combineToolsets: history and undo', () => {
+  it("keep the file tools' change journal: ApprovalToolset over the combination lists and undoes their changes", async () => {
+    const { dir, toolset: files } = project({ 'a.txt': 'one\n' });
+    const gated = new ApprovalToolset(combineToolsets(files, gatedToolset([echo([])])), {
+      approve: () => ({ approved: true }),
+    });
+    await gated.callTool('edit_file', { path: '/a.txt', old_string: 'one', new_string: 'ONE' });
+    await gated.callTool('echo', { z: 1 });
+    expect(gated.history().map((c) => `${c.toolName} ${c.path}`)).toEqual(['edit_file /a.txt']);
+    expect((await gated.undo()).ok).toBe(true);
+    expect(fs.readFileSync(path.join(dir, 'a.txt'), 'utf8')).toBe('one\n');
   });
 });
