@@ -66,15 +66,13 @@ export function gatedToolset(tools: readonly GatedTool[], options: GatedToolsetO
         const error = unknownTool(name, byName);
         return ApprovalResult.blocked(error.message, error);
       }
-      let payload: ApprovalPayload;
+      if (config[name]?.preApproved === true) return ApprovalResult.preApproved();
       try {
-        payload = payloadFor(tool, args);
+        return ApprovalResult.needsApproval(payloadFor(tool, args));
       } catch (error) {
         const message = `${name} could not describe this call: ${errorText(error)}`;
         return ApprovalResult.blocked(message, { code: 'invalid_argument', message });
       }
-      if (config[name]?.preApproved === true) return ApprovalResult.preApproved();
-      return ApprovalResult.needsApproval(payload);
     },
     async callTool(name, args, ctx = {}): Promise<ToolOutcome> {
       const tool = byName.get(name);
@@ -94,7 +92,8 @@ function payloadFor(tool: GatedTool, args: unknown): ApprovalPayload {
   if (described && 'type' in described && described.type !== 'generic')
     return ApprovalPayloadSchema.parse(described);
   const base = genericPayload(tool.name, args, describeCall(tool.name, args));
-  return { ...base, ...described, type: 'generic', toolName: tool.name, args };
+  // Checked too: a description that is not a string would break every UI that shows it.
+  return ApprovalPayloadSchema.parse({ ...base, ...described, type: 'generic', toolName: tool.name, args });
 }
 
 function unknownTool(name: string, byName: Map<string, GatedTool>): ToolErrorInfo {

@@ -64,6 +64,11 @@ describe('gatedToolset through ApprovalToolset', () => {
     expect(!outcome.ok && outcome.error.code).toBe('invalid_argument');
     expect(asked).toEqual([]);
     expect(ran).toEqual([]);
+    const notText = { ...echo(ran), describeApproval: () => ({ description: 42 }) as never };
+    const alsoBad = new ApprovalToolset(gatedToolset([notText]), { approve: () => ({ approved: true }) });
+    const refused = await alsoBad.callTool('echo', { a: 1 });
+    expect(!refused.ok && refused.error.code).toBe('invalid_argument');
+    expect(ran).toEqual([]);
   });
 
   it('preApproved in the config skips asking; unknown tools are refused; throws become tool_failed', async () => {
