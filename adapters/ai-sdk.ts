@@ -1,4 +1,4 @@
-import { type ModelMessage, type Tool, tool } from 'ai';
+import { type ModelMessage, type Tool, type ToolSet, tool } from 'ai';
 import type { ApprovalMemory } from '../src/approval/approval-memory.js';
 import { ApprovalToolset, type ApprovalToolsetOptions } from '../src/approval/approval-toolset.js';
 import type { AuditSink } from '../src/approval/audit-events.js';
@@ -12,6 +12,7 @@ import {
   ledgerOf,
   setNativeAuditSink,
 } from '../src/approval/native-ledger.js';
+import type { Toolset } from '../src/approval/toolset.js';
 import type { ApprovalCallback, ApprovalResult } from '../src/approval/types.js';
 import type { FileSystemToolset } from '../src/tools/filesystem-toolset.js';
 import type { ToolInputs } from '../src/tools/tool-inputs.js';
@@ -19,7 +20,7 @@ import type { ToolName, ToolOutcome } from '../src/tools/types.js';
 import { outcomeText } from './outcome-text.js';
 
 export type AiSdkApproval =
-  /** Ask inside `execute` through the approval layer (the Python model: the run never stops). */
+  /** Ask inside `execute` through the approval layer: the run never stops, the question is part of the call. */
   | ({ mode: 'blocking' } & ApprovalToolsetOptions)
   /** Map each call's approval to the SDK's own `needsApproval`; answer with `answerApprovals`. */
   | {
@@ -43,22 +44,24 @@ function modelOutput(
     : { type: 'json', value: outcome.data as never };
 }
 
+export interface AiSdkToolsOptions {
+  approval: AiSdkApproval;
+  /**
+   * Blocking mode: pass its signal as generateText/streamText's `abortSignal`, and
+   * quitting at the approval prompt ends the run, which rejects with ApprovalAborted.
+   * (Without it the SDK turns the quit into a tool error and the model goes on.)
+   */
+  abortController?: AbortController;
+}
+
 /**
  * The toolset's tools as an AI SDK `ToolSet` (ai ^6 || ^7) for generateText,
  * streamText and ToolLoopAgent. Tool input types come from the zod schemas.
  */
-export function aiSdkTools(
-  toolset: FileSystemToolset,
-  options: {
-    approval: AiSdkApproval;
-    /**
-     * Blocking mode: pass its signal as generateText/streamText's `abortSignal`, and
-     * quitting at the approval prompt ends the run, which rejects with ApprovalAborted.
-     * (Without it the SDK turns the quit into a tool error and the model goes on.)
-     */
-    abortController?: AbortController;
-  },
-): SandboxToolSet {
+export function aiSdkTools(toolset: FileSystemToolset, options: AiSdkToolsOptions): SandboxToolSet;
+/** Any Toolset (your own tools through `gatedToolset`, or several through `combineToolsets`). */
+export function aiSdkTools(toolset: Toolset, options: AiSdkToolsOptions): ToolSet;
+export function aiSdkTools(toolset: Toolset, options: AiSdkToolsOptions): ToolSet {
   const { approval, abortController } = options;
   const gated = approval.mode === 'blocking' ? new ApprovalToolset(toolset, approval) : undefined;
   const config = approval.mode === 'native' ? (approval.config ?? {}) : {};
@@ -109,7 +112,7 @@ export function aiSdkTools(
       toModelOutput: ({ output }: { output: unknown }) => modelOutput(name, output as ToolOutcome),
     } as never);
   }
-  return tools as unknown as SandboxToolSet;
+  return tools;
 }
 
 /** The built-in tools with their zod-inferred inputs, so `toolCall.input` is typed in the SDK. */
@@ -122,7 +125,7 @@ export type SandboxToolSet = { [K in ToolName]: Tool<ToolInputs[K], ToolOutcome>
  * with `answerApprovals`.
  */
 export function sandboxToolApproval(
-  toolset: FileSystemToolset,
+  toolset: Toolset,
   config: ApprovalConfig = {},
   deferred?: DeferredApprovals,
 ) {
@@ -155,7 +158,7 @@ export function sandboxToolApproval(
  */
 async function recordAsked(
   deferred: DeferredApprovals | undefined,
-  toolset: FileSystemToolset,
+  toolset: Toolset,
   call: { toolName: string; input: unknown; toolCallId: string; messages: unknown },
   result: ApprovalResult,
 ): Promise<ApprovalResult> {
@@ -191,7 +194,7 @@ function answeredIn(messages: unknown, toolCallId: string): boolean {
  */
 async function claimDeferred(
   deferred: DeferredApprovals | undefined,
-  toolset: FileSystemToolset,
+  toolset: Toolset,
   call: { toolName: string; toolCallId: string; input: unknown; config: ApprovalConfig },
 ): Promise<ToolOutcome | undefined> {
   if (!deferred) return undefined;
@@ -253,7 +256,7 @@ function pendingApprovals(source: { content?: unknown[] } | ModelMessage[]): Pen
 export async function answerApprovals(
   source: { content?: unknown[] } | ModelMessage[],
   options: {
-    toolset: FileSystemToolset;
+    toolset: Toolset;
     approve: ApprovalCallback;
     config?: ApprovalConfig;
     /** Remembered decisions ("approve and remember"); defaults to one memory per toolset. */
@@ -284,4 +287,15 @@ export async function answerApprovals(
   return { role: 'tool', content } as ModelMessage;
 }
 
-export * from './ai-sdk-ui.js';
+export { type AiSdkGateOptions, aiSdkToolset, type DescribeApproval, gateAiSdkTools } from './ai-sdk-gate.js';
+export {
+  approvalPart,
+  approvalPayloadsOf,
+  SANDBOX_APPROVAL_DATA,
+  type SandboxApprovalData,
+  type SandboxApprovalPart,
+  type SandboxDataParts,
+  type SandboxUIMessage,
+  sandboxApprovalResponse,
+  withApprovalPayloads,
+} from './ai-sdk-ui.js';

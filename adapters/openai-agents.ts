@@ -12,9 +12,9 @@ import {
   executeApproved,
   setNativeAuditSink,
 } from '../src/approval/native-ledger.js';
+import type { Toolset } from '../src/approval/toolset.js';
 import type { ApprovalCallback } from '../src/approval/types.js';
 import { validateDecision } from '../src/approval/validate-decision.js';
-import type { FileSystemToolset } from '../src/tools/filesystem-toolset.js';
 import { outcomeText } from './outcome-text.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: agents of any context and output type
@@ -27,13 +27,13 @@ export type OpenAIAgentsApproval =
   | { mode: 'native'; config?: ApprovalConfig; onEvent?: AuditSink };
 
 /** Which toolset made each function tool, so interruptions can be answered without naming it. */
-const owners = new WeakMap<object, FileSystemToolset>();
+const owners = new WeakMap<object, Toolset>();
 
-/** zod 4's own JSON Schema of a tool's input, in the SDK's non-strict object shape. */
+/** A tool's input as JSON Schema (zod 4's own for a zod schema), in the SDK's non-strict object shape. */
 function jsonParameters(schema: unknown): Record<string, unknown> {
-  const { $schema: _drop, ...json } = z.toJSONSchema(schema as z.ZodType, {
-    unrepresentable: 'any',
-  }) as Record<string, unknown>;
+  const converted =
+    schema instanceof z.ZodType ? z.toJSONSchema(schema, { unrepresentable: 'any' }) : (schema ?? {});
+  const { $schema: _drop, ...json } = converted as Record<string, unknown>;
   return { type: 'object', properties: {}, required: [], ...json, additionalProperties: true };
 }
 
@@ -49,7 +49,7 @@ function callIdOf(details: unknown): string {
  * them); quitting at the approval prompt ends the run.
  */
 export function openAIAgentsTools(
-  toolset: FileSystemToolset,
+  toolset: Toolset,
   options: { approval: OpenAIAgentsApproval },
 ): FunctionTool[] {
   const { approval } = options;
@@ -90,14 +90,14 @@ export function openAIAgentsTools(
 export interface AnswerOptions {
   approve: ApprovalCallback;
   /** The toolset behind the tools; found from the agent's tools when omitted. */
-  toolset?: FileSystemToolset;
+  toolset?: Toolset;
   config?: ApprovalConfig;
   /** Remembered decisions ("approve and remember"); defaults to one memory per toolset. */
   memory?: ApprovalMemory;
 }
 
 /** The toolset that made the interrupted tool, if it is one of ours. */
-function ownerOf(item: { agent?: { tools?: unknown[] } }, toolName: string): FileSystemToolset | undefined {
+function ownerOf(item: { agent?: { tools?: unknown[] } }, toolName: string): Toolset | undefined {
   const t = item.agent?.tools?.find((x) => (x as { name?: string }).name === toolName);
   return t ? owners.get(t as object) : undefined;
 }
@@ -190,3 +190,4 @@ export async function runWithApprovals(
 
 export { type SandboxEditorOptions, sandboxEditor } from './openai-agents-editor.js';
 export { RunState };
+export { gateOpenAIAgentsTools, openAIAgentsToolset } from './openai-agents-gate.js';

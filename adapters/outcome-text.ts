@@ -12,5 +12,6 @@ export function outcomeText(name: string, outcome: ToolOutcome): string {
     const { content, ...meta } = outcome.data as { content: string };
     return `${JSON.stringify(meta)}\n${content}`;
   }
-  return JSON.stringify(outcome.data);
+  // Your own tools may answer in text already; quoting it again would only add noise.
+  return typeof outcome.data === 'string' ? outcome.data : JSON.stringify(outcome.data);
 }

@@ -7,10 +7,13 @@ import { createTwoFilesPatch } from 'diff';
 import kleur from 'kleur';
 import { ApprovalMemory } from '../src/approval/approval-memory.js';
 import { ApprovalToolset } from '../src/approval/approval-toolset.js';
+import { combineToolsets } from '../src/approval/combine-toolsets.js';
 import { ApprovalAborted } from '../src/approval/errors.js';
+import { gatedToolset } from '../src/approval/gated-toolset.js';
 import { Sandbox } from '../src/sandbox/sandbox.js';
 import { terminalApprover } from '../src/terminal/terminal-approver.js';
 import { FileSystemToolset } from '../src/tools/filesystem-toolset.js';
+import { runCommandTool } from './run-command-tool.js';
 
 const source = path.join(import.meta.dirname, 'sample-project');
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'sandbox-approval-demo-'));
@@ -33,7 +36,9 @@ const sandbox = new Sandbox({
 });
 const memory = new ApprovalMemory();
 const tools = new FileSystemToolset(sandbox);
-const agent = new ApprovalToolset(tools, { approve: terminalApprover({ memory }), memory });
+// Your own run_command sits next to the file tools: same prompt, memory and audit (docs/approval.md).
+const everything = combineToolsets(tools, gatedToolset([runCommandTool(work)]));
+const agent = new ApprovalToolset(everything, { approve: terminalApprover({ memory }), memory });
 
 const say = (text: string) => console.log(`\n${kleur.magenta('agent ›')} ${text}`);
 const show = (outcome: Awaited<ReturnType<typeof agent.callTool>>) => {
@@ -105,6 +110,10 @@ try {
         '# Changelog\n\n## Unreleased\n- Summary reads "N of M done"; finished items are struck through.\n',
     }),
   );
+
+  say('Checking which Node runs the tests.');
+  const version = show(await agent.callTool('run_command', { command: 'node', args: ['--version'] }));
+  if (version.ok) console.log(kleur.dim(`  ${(version.data as { stdout: string }).stdout.trim()}`));
 
   say("Let me peek at the machine's password file too…");
   show(await agent.callTool('read_file', { path: '/../../etc/passwd' }));

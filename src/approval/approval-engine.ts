@@ -208,20 +208,6 @@ export interface RunBoundOptions extends BindingOptions {
   rebased?: ToolCallContext;
 }
 
-/** What running a bound call needs of a toolset (the public name of EngineToolset). */
-export type BoundRunner = EngineToolset;
-
-/** runBound, under its public name. */
-export function executeBound(
-  runner: BoundRunner,
-  binding: ApprovalBinding,
-  call: ExecutingCall,
-  ctx: ToolCallContext = {},
-  options: RunBoundOptions = {},
-): Promise<ToolOutcome> {
-  return runBound(runner, binding, call, ctx, options);
-}
-
 /**
  * Runs a call under its recorded decision: the call must match the binding (else
  * stale_approval; a denial stays approval_denied); the arguments that run are the

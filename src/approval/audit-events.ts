@@ -30,7 +30,7 @@ export function jsonlAuditLog(file: string): AuditSink {
   };
 }
 
-/** The path-sandbox seed's --debug: every call and result as JSON on stderr (or another stream). */
+/** Every call and result as one JSON line on stderr (or another stream), for debugging a run. */
 export function debugLogger(stream: NodeJS.WritableStream = process.stderr): AuditSink {
   return (event) => {
     stream.write(`[sandbox-approval] ${JSON.stringify(event)}\n`);

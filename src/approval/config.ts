@@ -1,10 +1,10 @@
 import type { GenericPayload } from './payloads.js';
 import { ApprovalResult } from './types.js';
 
-/** Per-tool approval configuration, as in the Python original: `{ read_file: { preApproved: true } }`. */
+/** Per-tool approval configuration, by tool name: `{ read_file: { preApproved: true } }`. */
 export type ApprovalConfig = Record<string, { preApproved?: boolean } | undefined>;
 
-/** `name(k=v, …)`, values JSON-encoded and cut, as the Python original describes calls. */
+/** `name(k=v, …)`, values JSON-encoded and cut: one line a person can read at a glance, whatever the arguments. */
 export function describeCall(toolName: string, args: unknown): string {
   if (args === null || typeof args !== 'object') return `${toolName}()`;
   const parts = Object.entries(args as Record<string, unknown>).map(([k, v]) => {

@@ -1,33 +1,11 @@
-import type { ApprovalDecision } from './types.js';
-
-/** Base of approval-layer exceptions. */
-export class ApprovalError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = new.target.name;
-  }
-}
-
-/** The user said no. Carries the decision (and its note for the model). */
-export class ApprovalDenied extends ApprovalError {
-  constructor(
-    readonly decision: ApprovalDecision,
-    message = decision.note ? `Denied by the user: ${decision.note}` : 'Denied by the user.',
-  ) {
-    super(message);
-  }
-}
-
-/** A policy refused the call before anyone was asked. */
-export class ApprovalBlocked extends ApprovalError {
-  constructor(readonly reason: string) {
-    super(reason);
-  }
-}
-
-/** The user quit the run (e.g. "quit" at the prompt or Ctrl-C). Ends the whole run. */
-export class ApprovalAborted extends ApprovalError {
+/**
+ * The user quit the run (e.g. "quit" at the prompt or Ctrl-C). The one approval
+ * exception: a denial or a block is an outcome the model reads, but quitting
+ * ends the whole run, so it is thrown through the framework.
+ */
+export class ApprovalAborted extends Error {
   constructor(message = 'The user aborted the run at an approval prompt.') {
     super(message);
+    this.name = 'ApprovalAborted';
   }
 }

@@ -1,4 +1,3 @@
-import type { FileSystemToolset } from '../tools/filesystem-toolset.js';
 import type { ToolOutcome } from '../tools/types.js';
 import { type ApprovalBinding, deniedError, unapprovedError } from './approval-binding.js';
 import {
@@ -15,6 +14,7 @@ import { blockedOutcome } from './blocked-outcome.js';
 import { type CallArguments, captureArguments } from './call-arguments.js';
 import type { ApprovalConfig } from './config.js';
 import type { AppliedChain } from './rebase.js';
+import type { Toolset } from './toolset.js';
 import type { ApprovalCallback, ApprovalResult } from './types.js';
 
 /**
@@ -54,13 +54,13 @@ function audit(
 }
 
 /** Sets the audit sink for a toolset's natively approved calls. */
-export function setNativeAuditSink(toolset: FileSystemToolset, onEvent: AuditSink | undefined): void {
+export function setNativeAuditSink(toolset: Toolset, onEvent: AuditSink | undefined): void {
   if (onEvent) ledgerOf(toolset).onEvent = onEvent;
 }
 
-const ledgers = new WeakMap<FileSystemToolset, Ledger>();
+const ledgers = new WeakMap<Toolset, Ledger>();
 
-export function ledgerOf(toolset: FileSystemToolset): Ledger {
+export function ledgerOf(toolset: Toolset): Ledger {
   let ledger = ledgers.get(toolset);
   if (!ledger) {
     ledger = { checked: new Map(), bindings: new Map(), memory: new ApprovalMemory(), applied: new Map() };
@@ -71,7 +71,7 @@ export function ledgerOf(toolset: FileSystemToolset): Ledger {
 
 /** The approval result for a call id, computed once (frameworks may ask again on resume). */
 export async function checkOnce(
-  toolset: FileSystemToolset,
+  toolset: Toolset,
   name: string,
   input: unknown,
   toolCallId: string,
@@ -87,7 +87,7 @@ export async function checkOnce(
 
 /** Executes a natively approved call (audited as tool_call → tool_result), through the approval engine. */
 export async function executeApproved(
-  toolset: FileSystemToolset,
+  toolset: Toolset,
   name: string,
   input: unknown,
   toolCallId: string,
@@ -108,7 +108,7 @@ export async function executeApproved(
 }
 
 /** The engine's view of a toolset with an approval config. */
-function engineToolset(toolset: FileSystemToolset, config: ApprovalConfig): EngineToolset {
+function engineToolset(toolset: Toolset, config: ApprovalConfig): EngineToolset {
   return {
     callTool: (n, a, c) => toolset.callTool(n, a, c),
     check: (n, a, c) => toolset.needsApproval(n, a, c, config),
@@ -121,7 +121,7 @@ function engineToolset(toolset: FileSystemToolset, config: ApprovalConfig): Engi
  * run blind (e.g. arguments tampered with to reach a file that needs approval).
  */
 async function executeNative(
-  toolset: FileSystemToolset,
+  toolset: Toolset,
   ledger: Ledger,
   name: string,
   input: unknown,
@@ -149,7 +149,7 @@ async function executeNative(
  * arguments the user edited. Returns the decision and, for a denial, the text the model sees.
  */
 export async function decidePending(
-  toolset: FileSystemToolset,
+  toolset: Toolset,
   approve: ApprovalCallback,
   call: { toolName: string; toolCallId: string; input: unknown },
   config: ApprovalConfig = {},

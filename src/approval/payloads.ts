@@ -1,7 +1,8 @@
 import { z } from 'zod';
 
 /**
- * Typed approval payloads (approval-payloads seed, camelCase). The tool computes
+ * Typed approval payloads: one shape per kind of change, so each UI can show it
+ * as what it is (a diff, a new file, a deletion). The tool computes
  * them during needsApproval; the UI renders them; the approval layer binds the
  * decision to `baseSha256` (the file state the user was shown).
  */
@@ -30,7 +31,7 @@ const diffFields = {
   diffCoarse: z.boolean().optional(),
 };
 
-export const WritePayloadSchema = z.object({
+const WritePayloadSchema = z.object({
   type: z.literal('write'),
   ...base,
   content: z.string(),
@@ -48,7 +49,7 @@ export const WritePayloadSchema = z.object({
   diffCoarse: z.boolean().optional(),
 });
 
-export const EditPayloadSchema = z.object({
+const EditPayloadSchema = z.object({
   type: z.literal('edit'),
   ...base,
   ...diffFields,
@@ -65,7 +66,7 @@ export const EditPayloadSchema = z.object({
   fileBytes: z.number().int(),
 });
 
-export const PatchPayloadSchema = z.object({
+const PatchPayloadSchema = z.object({
   type: z.literal('patch'),
   ...base,
   ...diffFields,
@@ -78,7 +79,7 @@ export const PatchPayloadSchema = z.object({
   fileBytes: z.number().int(),
 });
 
-export const LinesEditPayloadSchema = z.object({
+const LinesEditPayloadSchema = z.object({
   type: z.literal('lines'),
   ...base,
   ...diffFields,
@@ -91,7 +92,7 @@ export const LinesEditPayloadSchema = z.object({
   fileBytes: z.number().int(),
 });
 
-export const ReadPayloadSchema = z.object({
+const ReadPayloadSchema = z.object({
   type: z.literal('read'),
   ...base,
   fileLines: z.number().int(),
@@ -109,7 +110,7 @@ const symlinkField = {
   symlink: z.object({ target: z.string(), targetAfter: z.string().optional() }).optional(),
 };
 
-export const DeletePayloadSchema = z.object({
+const DeletePayloadSchema = z.object({
   type: z.literal('delete'),
   ...base,
   fileLines: z.number().int(),
@@ -132,17 +133,17 @@ const transferFields = {
   ...symlinkField,
 };
 
-export const MovePayloadSchema = z.object({ type: z.literal('move'), ...base, ...transferFields });
-export const CopyPayloadSchema = z.object({ type: z.literal('copy'), ...base, ...transferFields });
+const MovePayloadSchema = z.object({ type: z.literal('move'), ...base, ...transferFields });
+const CopyPayloadSchema = z.object({ type: z.literal('copy'), ...base, ...transferFields });
 
-export const ListPayloadSchema = z.object({
+const ListPayloadSchema = z.object({
   type: z.literal('list'),
   ...base,
   pattern: z.string(),
 });
 
 /** For tools without a dedicated payload (custom toolsets, unknown tools). */
-export const GenericPayloadSchema = z.object({
+const GenericPayloadSchema = z.object({
   type: z.literal('generic'),
   ...base,
   toolName: z.string(),

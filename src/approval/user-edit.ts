@@ -5,7 +5,7 @@ import type { ToolOutcome } from '../tools/types.js';
 const MAX_DIFF_CHARS = 4000;
 
 /** The argument names whose values the user changed. */
-export function changedKeys(original: unknown, edited: Record<string, unknown>): string[] {
+function changedKeys(original: unknown, edited: Record<string, unknown>): string[] {
   const before = (original ?? {}) as Record<string, unknown>;
   return Object.keys(edited).filter((k) => JSON.stringify(edited[k]) !== JSON.stringify(before[k]));
 }
@@ -28,11 +28,7 @@ function fieldDiff(key: string, proposed: string, edited: string): string {
  * (like gemini-cli's `modified_by_user` or Cline's "the user made the following
  * updates to your content"): which arguments changed and how.
  */
-export function describeUserChanges(
-  original: unknown,
-  edited: Record<string, unknown>,
-  note?: string,
-): string {
+function describeUserChanges(original: unknown, edited: Record<string, unknown>, note?: string): string {
   const keys = changedKeys(original, edited);
   const before = (original ?? {}) as Record<string, unknown>;
   const parts = [

@@ -9,8 +9,8 @@ function typeName(value: unknown): string {
 }
 
 /**
- * Callbacks must return a decision object; a bare boolean is a bug in the caller,
- * as in the original. A `remember` the layer does not understand is refused too:
+ * Callbacks must return a decision object; a bare boolean is a bug in the caller
+ * (`true` would otherwise carry no note, scope or edit). A `remember` the layer does not understand is refused too:
  * it must never be read as a wider (or silently dropped) scope.
  */
 export function validateDecision(value: unknown): ApprovalDecision {

@@ -7,7 +7,7 @@ import { FsError } from './fs-error.js';
 import { sweepStaleTempFiles } from './stale-temp-files.js';
 import { tempFileName } from './temp-name.js';
 
-export { isTempFileName, TEMP_MARKER } from './temp-name.js';
+export { isTempFileName } from './temp-name.js';
 
 /**
  * Writes `data` to `hostPath` atomically: a temp file in the same directory

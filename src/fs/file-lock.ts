@@ -22,8 +22,3 @@ export async function withFileLock<T>(key: string, fn: () => Promise<T>): Promis
     if (tails.get(key) === tail) tails.delete(key);
   }
 }
-
-/** Number of keys currently locked or queued (for tests). */
-export function lockedKeyCount(): number {
-  return tails.size;
-}

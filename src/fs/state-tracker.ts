@@ -11,8 +11,9 @@ export interface VersionedState {
 }
 
 /**
- * The safe-patch seed's session state: one counter per toolset, bumped on every
- * read and write, with the last known hash of each file.
+ * Session state of a toolset: one counter, bumped on every read and write, and
+ * the last known hash of each file, so a model can tell which of two results is
+ * newer and a change based on an old read is refused (state_mismatch).
  */
 export class StateTracker {
   private counter = 0;

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
  * in the target's directory: recognisable (to hide and to clean up) and carrying
  * the writer's pid, so a file left by a killed writer can be told from one in use.
  */
-export const TEMP_MARKER = '.sandbox-approval-';
+const TEMP_MARKER = '.sandbox-approval-';
 
 // `<pid>-` is absent from names written by earlier versions.
 const TEMP_NAME = /^\..*\.sandbox-approval-(?:(\d{1,10})-)?[0-9a-f]{12}\.tmp$/s;

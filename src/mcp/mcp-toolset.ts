@@ -1,7 +1,7 @@
 import type { InnerToolset } from '../approval/approval-toolset.js';
 import type { ApprovalConfig } from '../approval/config.js';
 import type { ApprovalResult } from '../approval/types.js';
-import { InvalidArgumentError } from '../sandbox/errors.js';
+import { SandboxError } from '../sandbox/errors.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
 import type { ChangeRecord } from '../tools/change-journal.js';
 import type { FileSystemToolset } from '../tools/filesystem-toolset.js';
@@ -27,7 +27,8 @@ export class McpToolset implements InnerToolset {
     const all = inner.listTools().map((t) => t.name);
     const unknown = (names ?? []).filter((n) => !all.includes(n));
     if (unknown.length > 0) {
-      throw new InvalidArgumentError(
+      throw new SandboxError(
+        'invalid_argument',
         `Unknown tool name${unknown.length === 1 ? '' : 's'}: ${unknown.join(', ')}. Available tools: ${all.join(', ')}.`,
       );
     }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { SandboxConfigError } from './errors.js';
 
-export const MountSchema = z.object({
+const MountSchema = z.object({
   hostPath: z.string().min(1, 'hostPath must not be empty'),
   mountPoint: z.string().min(1, 'mountPoint must not be empty'),
   mode: z.enum(['ro', 'rw']).default('ro'),
@@ -13,7 +13,7 @@ export const MountSchema = z.object({
   readApproval: z.boolean().default(false),
 });
 
-export const SandboxConfigSchema = z.object({
+const SandboxConfigSchema = z.object({
   mounts: z.array(MountSchema).min(1, 'at least one mount is required'),
 });
 

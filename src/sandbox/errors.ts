@@ -25,6 +25,7 @@ export const ERROR_CODES = [
   'approval_denied',
   'approval_blocked',
   'io_error',
+  'tool_failed',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -35,7 +36,10 @@ export interface SandboxErrorOptions {
   cause?: unknown;
 }
 
-/** Base of every expected failure. Messages speak virtual paths only. */
+/**
+ * Every expected failure, told apart by `code` (one class: callers branch on the
+ * code, which is also what tool outcomes carry). Messages speak virtual paths only.
+ */
 export class SandboxError extends Error {
   readonly code: ErrorCode;
   readonly suggestions: string[];
@@ -60,48 +64,6 @@ export class SandboxError extends Error {
   }
 }
 
-export class InvalidArgumentError extends SandboxError {
-  constructor(message: string, options?: SandboxErrorOptions) {
-    super('invalid_argument', message, options);
-  }
-}
-
-export class PathNotInSandboxError extends SandboxError {
-  constructor(message: string, options?: SandboxErrorOptions) {
-    super('path_not_in_sandbox', message, options);
-  }
-}
-
-export class PathNotWritableError extends SandboxError {
-  constructor(message: string, options?: SandboxErrorOptions) {
-    super('path_not_writable', message, options);
-  }
-}
-
-export class SuffixNotAllowedError extends SandboxError {
-  constructor(message: string, options?: SandboxErrorOptions) {
-    super('suffix_not_allowed', message, options);
-  }
-}
-
-export class FileTooLargeError extends SandboxError {
-  constructor(message: string, options?: SandboxErrorOptions) {
-    super('file_too_large', message, options);
-  }
-}
-
-export class NotFoundError extends SandboxError {
-  constructor(message: string, options?: SandboxErrorOptions) {
-    super('not_found', message, options);
-  }
-}
-
-export class NotAFileError extends SandboxError {
-  constructor(message: string, options?: SandboxErrorOptions) {
-    super('not_a_file', message, options);
-  }
-}
-
 /** A bad Sandbox configuration; lists every problem found at once. */
 export class SandboxConfigError extends SandboxError {
   readonly problems: string[];
@@ -111,8 +73,4 @@ export class SandboxConfigError extends SandboxError {
     });
     this.problems = problems;
   }
-}
-
-export function isSandboxError(value: unknown): value is SandboxError {
-  return value instanceof SandboxError;
 }

@@ -16,11 +16,6 @@ export function grantAllows(list: readonly string[] | undefined, virtualPath: st
   return list === undefined || list.some((prefix) => isVirtualPrefix(prefix, virtualPath));
 }
 
-/** True when some granted prefix lies at or below `virtualPath` (for listing parents of grants). */
-export function grantReachesBelow(list: readonly string[] | undefined, virtualPath: string): boolean {
-  return list === undefined || list.some((prefix) => isVirtualPrefix(virtualPath, prefix));
-}
-
 /**
  * The grants of a derived sandbox (the caller has checked that the parent holds
  * every one). Without `inherit` the child has exactly the listed prefixes

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Mount } from './config.js';
-import { NotFoundError } from './errors.js';
+import { SandboxError } from './errors.js';
 import { isInsideRoot } from './real-path.js';
 import { closestNames, listDirectoryNames } from './suggestions.js';
 
@@ -13,7 +13,7 @@ export function notFoundError(
   mount: Mount,
   hostPath: string,
   mounts: readonly Mount[],
-): NotFoundError {
+): SandboxError {
   const parentVirtual = path.posix.dirname(vp);
   const wanted = path.posix.basename(vp);
   let names = listDirectoryNames(path.dirname(hostPath));
@@ -26,5 +26,5 @@ export function notFoundError(
     parentVirtual === '/' ? `/${n}` : `${parentVirtual}/${n}`,
   );
   const hint = suggestions.length ? ` Did you mean: ${suggestions.join(', ')}?` : '';
-  return new NotFoundError(`${vp} does not exist.${hint}`, { suggestions });
+  return new SandboxError('not_found', `${vp} does not exist.${hint}`, { suggestions });
 }

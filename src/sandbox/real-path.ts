@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 /** Max symlinks followed while resolving one path (Linux uses 40 as well). */
-export const MAX_SYMLINK_HOPS = 40;
+const MAX_SYMLINK_HOPS = 40;
 
 export type RealPathFailure = 'loop' | 'name_too_long' | 'not_a_directory' | 'io';
 

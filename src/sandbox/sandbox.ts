@@ -1,14 +1,6 @@
 import type fs from 'node:fs';
 import { loadMounts, type Mount, type MountOptions, type SandboxConfigInput } from './config.js';
-import {
-  FileTooLargeError,
-  InvalidArgumentError,
-  NotAFileError,
-  NotFoundError,
-  PathNotInSandboxError,
-  PathNotWritableError,
-  SuffixNotAllowedError,
-} from './errors.js';
+import { SandboxError } from './errors.js';
 import { derivedGrants, type Grants, grantAllows, UNRESTRICTED } from './grants.js';
 import { sandboxIdentity } from './identity.js';
 import { notFoundError } from './not-found.js';
@@ -151,7 +143,8 @@ export class Sandbox {
     if (!mount.suffixes || mount.suffixes.length === 0) return;
     const lower = vp.toLowerCase();
     if (mount.suffixes.some((s) => lower.endsWith(s.toLowerCase()))) return;
-    throw new SuffixNotAllowedError(
+    throw new SandboxError(
+      'suffix_not_allowed',
       `${vp}: files under ${mount.mountPoint} must end with one of: ${mount.suffixes.join(', ')}.`,
       { details: { allowedSuffixes: [...mount.suffixes] } },
     );
@@ -161,7 +154,8 @@ export class Sandbox {
   checkSize(virtualPath: string, bytes: number): void {
     const mount = this.mountOf(virtualPath);
     if (mount.maxFileBytes !== undefined && bytes > mount.maxFileBytes) {
-      throw new FileTooLargeError(
+      throw new SandboxError(
+        'file_too_large',
         `${normalizeStrictVirtualPath(virtualPath)} is ${bytes} bytes; files under ${mount.mountPoint} may be at most ${mount.maxFileBytes} bytes.`,
         { details: { bytes, maxFileBytes: mount.maxFileBytes } },
       );
@@ -188,24 +182,29 @@ export class Sandbox {
     } catch (error) {
       if (!(error instanceof RealPathError)) throw error;
       if (error.reason === 'not_a_directory') {
-        throw new NotFoundError(`${vp} does not exist: ${error.message}.`);
+        throw new SandboxError('not_found', `${vp} does not exist: ${error.message}.`);
       }
-      throw new InvalidArgumentError(`${vp}: ${error.message}.`);
+      throw new SandboxError('invalid_argument', `${vp}: ${error.message}.`);
     }
     if (!isInsideRoot(mount.realRoot, resolved.realPath)) {
-      throw new PathNotInSandboxError(
+      throw new SandboxError(
+        'path_not_in_sandbox',
         `${vp} leads outside the sandbox through a symbolic link. ${this.allowedSummary()}`,
         { suggestions: this.readableRoots.slice(0, 3) },
       );
     }
     const kind = kindOf(resolved.stat);
     if (kind === 'other') {
-      throw new NotAFileError(
+      throw new SandboxError(
+        'not_a_file',
         `${vp} is not a regular file (a device, FIFO or socket); only regular files can be used.`,
       );
     }
     if (access !== 'list' && kind === 'directory') {
-      throw new NotAFileError(`${vp} is a directory, not a file. Use list_files to see its contents.`);
+      throw new SandboxError(
+        'not_a_file',
+        `${vp} is a directory, not a file. Use list_files to see its contents.`,
+      );
     }
     if ((access === 'read' || access === 'list') && kind === 'missing') {
       throw notFoundError(vp, mount, resolved.realPath, this.mounts);
@@ -246,14 +245,16 @@ export class Sandbox {
     }
     for (const p of allowWrite) {
       if (!this.allows('write', p)) {
-        throw new PathNotWritableError(
+        throw new SandboxError(
+          'path_not_writable',
           `cannot grant write access to ${p}: the parent sandbox cannot write there.`,
           { suggestions: this.writableRoots.slice(0, 3) },
         );
       }
     }
     if (options.readonly === false && this.writableRoots.length === 0) {
-      throw new PathNotWritableError(
+      throw new SandboxError(
+        'path_not_writable',
         'cannot derive a writable sandbox (readonly: false): the parent sandbox cannot write anywhere.',
       );
     }
@@ -276,7 +277,8 @@ export class Sandbox {
       const mount = this.mountFor(here);
       const mountDepth = mount ? (mount.mountPoint === '/' ? 0 : mount.mountPoint.split('/').length - 1) : -1;
       if (!mount || stack.length <= mountDepth) {
-        throw new PathNotInSandboxError(
+        throw new SandboxError(
+          'path_not_in_sandbox',
           `The path uses ".." to climb above ${mount ? `the mount point ${mount.mountPoint}` : 'the sandbox root'}; ".." may not leave a mount. ${this.allowedSummary()}`,
           { suggestions: this.readableRoots.slice(0, 3) },
         );
@@ -318,7 +320,8 @@ export class Sandbox {
       if (this.allows('write', vp)) return;
       if (!this.allows('read', vp)) throw this.notInSandbox(vp);
       const writable = this.writableRoots;
-      throw new PathNotWritableError(
+      throw new SandboxError(
+        'path_not_writable',
         `${vp} is read-only. ${writable.length ? `Writable roots: ${writable.join(', ')}.` : 'Nothing in this sandbox is writable.'}`,
         { suggestions: writable.slice(0, 3) },
       );
@@ -339,7 +342,7 @@ export class Sandbox {
     return `Readable roots: ${readable.length ? readable.join(', ') : '(none)'}; writable roots: ${writable.length ? writable.join(', ') : '(none)'}.`;
   }
 
-  private notInSandbox(vp: string): PathNotInSandboxError {
+  private notInSandbox(vp: string): SandboxError {
     const roots = this.readableRoots;
     const top = vp.split('/')[1] ?? '';
     // Suggest the readable roots whose first segment is closest to the one asked for.
@@ -348,8 +351,12 @@ export class Sandbox {
     const near = roots.filter((_, i) => nearNames.has(firsts[i]!)).slice(0, 3);
     // A path under no mount may be a host path the model guessed: do not echo it back whole.
     const shown = this.mountFor(vp) ? vp : `A path starting with "/${top.slice(0, 40)}"`;
-    return new PathNotInSandboxError(`${shown} is outside the sandbox. ${this.allowedSummary()}`, {
-      suggestions: near.length ? near : roots.slice(0, 3),
-    });
+    return new SandboxError(
+      'path_not_in_sandbox',
+      `${shown} is outside the sandbox. ${this.allowedSummary()}`,
+      {
+        suggestions: near.length ? near : roots.slice(0, 3),
+      },
+    );
   }
 }

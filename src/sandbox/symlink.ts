@@ -24,7 +24,7 @@ export interface ResolvedLink {
 export const OUTSIDE_THE_SANDBOX = 'outside the sandbox';
 
 /** State hash of a link: its text, tagged so it never equals a file's content hash. */
-export function linkSha256(linkText: string): string {
+function linkSha256(linkText: string): string {
   return createHash('sha256').update(`symlink\0${linkText}`).digest('hex');
 }
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Mount } from './config.js';
-import { PathNotInSandboxError, PathNotWritableError, SandboxError } from './errors.js';
+import { SandboxError } from './errors.js';
 import { isInsideRoot } from './real-path.js';
 import type { AccessKind, Sandbox } from './sandbox.js';
 import { joinVirtual } from './virtual-path.js';
@@ -51,13 +51,23 @@ export function checkTargetPolicy(
   const through = `${name} leads to ${real} through a symbolic link`;
   if (access === 'write' && !sandbox.canWrite(real)) {
     if (!sandbox.canRead(real))
-      throw new PathNotInSandboxError(`${through}, and ${real} is outside what this sandbox may use.`);
-    throw new PathNotWritableError(`${through}, and ${real} is read-only. Nothing was changed.`, {
-      suggestions: sandbox.writableRoots.slice(0, 3),
-    });
+      throw new SandboxError(
+        'path_not_in_sandbox',
+        `${through}, and ${real} is outside what this sandbox may use.`,
+      );
+    throw new SandboxError(
+      'path_not_writable',
+      `${through}, and ${real} is read-only. Nothing was changed.`,
+      {
+        suggestions: sandbox.writableRoots.slice(0, 3),
+      },
+    );
   }
   if (!sandbox.canRead(real))
-    throw new PathNotInSandboxError(`${through}, and ${real} is outside what this sandbox may use.`);
+    throw new SandboxError(
+      'path_not_in_sandbox',
+      `${through}, and ${real} is outside what this sandbox may use.`,
+    );
   if (access === 'list' || isDirectory) return;
   try {
     sandbox.checkSuffix(real);

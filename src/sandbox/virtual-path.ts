@@ -1,9 +1,9 @@
 import { codePointLabel, findInvisible } from '../text/invisible-chars.js';
-import { InvalidArgumentError } from './errors.js';
+import { SandboxError } from './errors.js';
 
 /** Linux limits: NAME_MAX per segment and PATH_MAX for the whole path, in bytes. */
-export const MAX_SEGMENT_BYTES = 255;
-export const MAX_PATH_BYTES = 4096;
+const MAX_SEGMENT_BYTES = 255;
+const MAX_PATH_BYTES = 4096;
 
 /**
  * A character that is never legitimate in a model-supplied path: the shared
@@ -23,35 +23,38 @@ function forbiddenChar(path: string): string | undefined {
  */
 export function splitVirtualPath(input: unknown): string[] {
   if (typeof input !== 'string') {
-    throw new InvalidArgumentError('path must be a string such as "/src/index.ts".');
+    throw new SandboxError('invalid_argument', 'path must be a string such as "/src/index.ts".');
   }
   if (input.trim() === '') {
-    throw new InvalidArgumentError('path is empty: give a virtual path such as "/src/index.ts".');
+    throw new SandboxError('invalid_argument', 'path is empty: give a virtual path such as "/src/index.ts".');
   }
   if (input.includes('\0')) {
-    throw new InvalidArgumentError(
+    throw new SandboxError(
+      'invalid_argument',
       'path contains a NUL byte; give a plain virtual path such as "/src/index.ts".',
     );
   }
   if (input.includes('\\')) {
-    throw new InvalidArgumentError(
+    throw new SandboxError(
+      'invalid_argument',
       'path contains a backslash; virtual paths use forward slashes, e.g. "/src/lib/util.ts".',
     );
   }
   const bad = forbiddenChar(input);
   if (bad !== undefined) {
-    throw new InvalidArgumentError(
+    throw new SandboxError(
+      'invalid_argument',
       `path contains the control or invisible character ${codePointLabel(bad)}; paths must be plain text.`,
     );
   }
   if (Buffer.byteLength(input, 'utf8') > MAX_PATH_BYTES) {
-    throw new InvalidArgumentError(`path is longer than ${MAX_PATH_BYTES} bytes.`);
+    throw new SandboxError('invalid_argument', `path is longer than ${MAX_PATH_BYTES} bytes.`);
   }
   const segments: string[] = [];
   for (const segment of input.split('/')) {
     if (segment === '' || segment === '.') continue;
     if (Buffer.byteLength(segment, 'utf8') > MAX_SEGMENT_BYTES) {
-      throw new InvalidArgumentError(`a path segment is longer than ${MAX_SEGMENT_BYTES} bytes.`);
+      throw new SandboxError('invalid_argument', `a path segment is longer than ${MAX_SEGMENT_BYTES} bytes.`);
     }
     segments.push(segment);
   }
@@ -72,7 +75,7 @@ export function isVirtualPrefix(prefix: string, candidate: string): boolean {
 export function normalizeStrictVirtualPath(input: unknown): string {
   const segments = splitVirtualPath(input);
   if (segments.includes('..')) {
-    throw new InvalidArgumentError(`"${String(input)}" must not contain ".." segments.`);
+    throw new SandboxError('invalid_argument', `"${String(input)}" must not contain ".." segments.`);
   }
   return joinVirtual(segments);
 }

@@ -14,7 +14,7 @@
  * - line/paragraph separators, interlinear annotations, BOM, noncharacters
  *   U+FFFE/FFFF and lone surrogates (text that is not valid Unicode).
  */
-export const INVISIBLE_SOURCE =
+const INVISIBLE_SOURCE =
   '[\\u0000-\\u0008\\u000a-\\u001f\\u007f-\\u00a0\\u00ad\\u034f\\u061c\\u115f\\u1160\\u1680\\u17b4\\u17b5' +
   '\\u180b-\\u180f\\u2000-\\u200f\\u2028-\\u202f\\u205f-\\u206f\\u2800\\u3000\\u3164\\ufe00-\\ufe0f' +
   '\\ufeff\\uffa0\\ufff9-\\ufffb\\ufffe\\uffff\\u{1bca0}-\\u{1bca3}\\u{1d173}-\\u{1d17a}' +

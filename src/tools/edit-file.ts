@@ -36,7 +36,7 @@ export interface EditFileOutput {
 }
 
 /** Runs the matching cascade on the current file; a failure becomes a ToolError with the path. */
-export function computeEdit(virtualPath: string, file: LoadedFile, input: EditFileInput, verbatim = false) {
+function computeEdit(virtualPath: string, file: LoadedFile, input: EditFileInput, verbatim = false) {
   const result = replaceInText(file.text, {
     oldString: input.old_string,
     newString: input.new_string,
@@ -62,7 +62,7 @@ function contextAround(text: string, firstLine: number, lastLine: number): { bef
 }
 
 /** Builds the edit payload for a given set of arguments (also used to re-check edited arguments). */
-export function buildEditPayload(
+function buildEditPayload(
   ctx: ToolContext,
   resolved: ResolvedPath,
   file: LoadedFile,

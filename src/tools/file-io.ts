@@ -4,7 +4,7 @@ import { writeFileAtomic } from '../fs/atomic-write.js';
 import { withFileLock } from '../fs/file-lock.js';
 import { type FileBytes, readFileBytes, readTextFile } from '../fs/read-text.js';
 import { sha256Hex } from '../fs/state-tracker.js';
-import { FileTooLargeError, NotAFileError } from '../sandbox/errors.js';
+import { SandboxError } from '../sandbox/errors.js';
 import type { ResolvedPath } from '../sandbox/sandbox.js';
 import { destinationTaken, moveEntry, parentOf } from './move-entry.js';
 import type { ToolContext } from './types.js';
@@ -20,7 +20,7 @@ export interface LoadedFile {
 }
 
 /** Largest file a tool may load under this mount. */
-export function maxBytesFor(ctx: ToolContext, resolved: ResolvedPath): number {
+function maxBytesFor(ctx: ToolContext, resolved: ResolvedPath): number {
   // The name's mount and the mount the path really leads to (through links) both limit it.
   const own = resolved.mount.maxFileBytes ?? ctx.limits.maxFileBytes;
   return Math.min(own, resolved.target?.mount.maxFileBytes ?? ctx.limits.maxFileBytes);
@@ -33,7 +33,8 @@ export function maxBytesFor(ctx: ToolContext, resolved: ResolvedPath): number {
 export function checkWriteSize(ctx: ToolContext, resolved: ResolvedPath, bytes: number): void {
   const max = maxBytesFor(ctx, resolved);
   if (bytes <= max) return;
-  throw new FileTooLargeError(
+  throw new SandboxError(
+    'file_too_large',
     `${resolved.virtualPath} would be ${bytes} bytes; files here may be at most ${max} bytes. Nothing was written. Split the content into smaller files.`,
     { details: { bytes, maxFileBytes: max } },
   );
@@ -93,7 +94,10 @@ export async function removeFile(resolved: ResolvedPath): Promise<void> {
     const entry = dir.child(path.basename(resolved.hostPath));
     const stat = await fs.lstat(entry);
     if (!stat.isFile())
-      throw new NotAFileError(`${resolved.virtualPath} is not a regular file; nothing was deleted.`);
+      throw new SandboxError(
+        'not_a_file',
+        `${resolved.virtualPath} is not a regular file; nothing was deleted.`,
+      );
     await fs.unlink(entry);
   } finally {
     await dir.close();

@@ -14,10 +14,10 @@ export interface LatestFileState extends FileState {
   hint?: string;
 }
 
-/** Records a new version for the file and returns its state, with content when small enough. */
 /** What state checks need of a file: its hash, and its text when it was loaded as text. */
 type KnownFile = Pick<LoadedFile, 'sha256'> & { text?: string };
 
+/** Records a new version for the file and returns its state, with content when small enough. */
 export function latestState(
   ctx: ToolContext,
   virtualPath: string,

@@ -3,7 +3,7 @@ import type { ApprovalConfig } from '../approval/config.js';
 import type { ApprovalResult } from '../approval/types.js';
 import { LineHashCache } from '../edit/line-hash-cache.js';
 import { StateTracker } from '../fs/state-tracker.js';
-import { InvalidArgumentError } from '../sandbox/errors.js';
+import { SandboxError } from '../sandbox/errors.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
 import { ChangeJournal, type ChangeRecord } from './change-journal.js';
 import { copyFile } from './copy-file.js';
@@ -68,7 +68,8 @@ export class FileSystemToolset {
     const names = options.tools ?? (Object.keys(BUILTIN_TOOLS) as ToolName[]);
     const unknown = names.filter((n) => !Object.hasOwn(BUILTIN_TOOLS, n));
     if (unknown.length > 0) {
-      throw new InvalidArgumentError(
+      throw new SandboxError(
+        'invalid_argument',
         `Unknown tool name${unknown.length === 1 ? '' : 's'} in options.tools: ${unknown.join(', ')}. Built-in tools: ${Object.keys(BUILTIN_TOOLS).join(', ')}.`,
       );
     }

@@ -7,7 +7,7 @@ import { toErrorInfo, toolError } from './tool-error.js';
 import { NONEMPTY_PATH, type SandboxTool, type ToolErrorInfo } from './types.js';
 
 /** Most files one call may name: a bound on work per call, not on the sandbox. */
-export const READ_MANY_MAX_FILES = 50;
+const READ_MANY_MAX_FILES = 50;
 
 export const ReadManyFilesInput = z.object({
   paths: z
@@ -40,7 +40,7 @@ export interface ReadManyFilesOutput {
 }
 
 /**
- * Several files in one call (the safe-patch seed's versioned multi-read). Each
+ * Several files in one call, so a model gathering context spends one round trip. Each
  * file carries its version and sha256; a file that cannot be read gets its own
  * error entry and does not fail the others. The content of all files together
  * is bounded by readMaxChars: files past the budget come back cut at a line

@@ -3,7 +3,7 @@ import { type ErrorCode, SandboxError } from '../sandbox/errors.js';
 import type { ToolErrorInfo } from './types.js';
 
 /** An expected tool failure raised inside a tool's execute; becomes `{ ok: false }`. */
-export class ToolError extends SandboxError {}
+class ToolError extends SandboxError {}
 
 export function toolError(
   code: ErrorCode,

@@ -81,7 +81,7 @@ export interface ToolErrorInfo {
 
 export type ToolOutcome<O = unknown> = { ok: true; data: O } | { ok: false; error: ToolErrorInfo };
 
-/** Latest known state of a file, carried by reads and writes (safe-patch seed). */
+/** Latest known state of a file, carried by reads and writes so a later change can name what it is based on. */
 export interface FileState {
   path: string;
   version: number;

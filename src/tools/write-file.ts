@@ -26,7 +26,7 @@ export interface WriteFileOutput {
 }
 
 /** Builds the write payload; exported so the approval layer can re-diff edited content. */
-export function buildWritePayload(
+function buildWritePayload(
   ctx: ToolContext,
   virtualPath: string,
   mount: string,

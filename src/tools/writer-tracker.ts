@@ -1,6 +1,5 @@
 /**
- * Which tools have written each file this session (hash-anchored seed: an
- * edit_lines result reports `baseline_continuity: 'mixed'` when another kind of
+ * Which tools have written each file this session: an edit_lines result reports `baseline_continuity: 'mixed'` when another kind of
  * writer touched the file, since its anchors may then come from a different baseline).
  */
 export class WriterTracker {

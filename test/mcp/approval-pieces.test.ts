@@ -2,16 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ApprovalRequest } from '../../src/approval/types.js';
-import {
-  ApprovalUnavailable,
-  approvalElicitation,
-  CANCELLED_NOTE,
-  compilePolicy,
-  decisionFromElicitation,
-  denyFallback,
-  payloadText,
-  ttyFallback,
-} from '../../src/mcp/index.js';
+import { compilePolicy } from '../../src/mcp/approval-policy.js';
+import { approvalElicitation, CANCELLED_NOTE, decisionFromElicitation } from '../../src/mcp/elicitation.js';
+import { ApprovalUnavailable, denyFallback, ttyFallback } from '../../src/mcp/fallback-approval.js';
+import { payloadText } from '../../src/mcp/payload-text.js';
 import { tempDir } from '../helpers/temp-project.js';
 
 const lines = (n: number) => Array.from({ length: n }, (_, i) => `l${i + 1}`).join('\n');

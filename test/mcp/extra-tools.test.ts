@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { McpToolset } from '../../src/mcp/index.js';
+import { McpToolset } from '../../src/mcp/mcp-toolset.js';
 import { Sandbox } from '../../src/sandbox/sandbox.js';
 import { FileSystemToolset } from '../../src/tools/filesystem-toolset.js';
 import { tempDir } from '../helpers/temp-project.js';

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { SandboxConfigError } from '../../src/sandbox/errors.js';
+import { ERROR_CODES, SandboxConfigError, SandboxError } from '../../src/sandbox/errors.js';
 import { Sandbox } from '../../src/sandbox/sandbox.js';
 import { tempDir } from '../helpers/temp-project.js';
 
@@ -133,5 +134,29 @@ describe('mount configuration errors', () => {
     expect(text).toMatch(/mounts\[1\] \(\/ok\): maxFileBytes/);
     expect(text).toMatch(/mounts\[2\] \(\/no-host\): hostPath/);
     expect(e.problems).toHaveLength(5);
+  });
+});
+
+describe('SandboxError: one class, told apart by code', () => {
+  it('property: any code and message round-trip through toJSON, and instanceof holds', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...ERROR_CODES),
+        fc.string(),
+        fc.array(fc.string(), { maxLength: 3 }),
+        (code, message, suggestions) => {
+          const error = new SandboxError(code, message, { suggestions });
+          expect(error).toBeInstanceOf(SandboxError);
+          expect(error).toBeInstanceOf(Error);
+          expect(error.name).toBe('SandboxError');
+          expect(error.toJSON()).toEqual({
+            code,
+            message,
+            ...(suggestions.length > 0 ? { suggestions } : {}),
+          });
+        },
+      ),
+      { numRuns: 200 },
+    );
   });
 });
