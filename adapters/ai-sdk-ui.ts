@@ -36,8 +36,8 @@ type Chunk = UIMessageChunk<unknown, UIDataTypes>;
  * Passes a UI message stream through and, right after each
  * `tool-approval-request`, adds a `data-sandbox-approval` part with the typed
  * payload recorded for that call (the diff, the new file, the overwrite …).
- * Calls the browser denied are forgotten (their record no longer authorises
- * anything). Works on `result.toUIMessageStream()` and inside
+ * Calls the browser denied are settled (tombstoned: never approvable later).
+ * Pass the conversation's view (`deferred.forConversation(chatId)`). Works on `result.toUIMessageStream()` and inside
  * `createUIMessageStream` (`writer.merge(withApprovalPayloads(…))`).
  */
 export function withApprovalPayloads<CHUNK extends Chunk>(
@@ -52,7 +52,7 @@ export function withApprovalPayloads<CHUNK extends Chunk>(
           const part = await approvalPart(deferred, chunk.toolCallId, chunk.approvalId);
           if (part) controller.enqueue(part as unknown as CHUNK);
         } else if (chunk.type === 'tool-output-denied') {
-          await deferred.forget(chunk.toolCallId);
+          await deferred.deny(chunk.toolCallId);
         }
       },
     }),
