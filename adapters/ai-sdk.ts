@@ -211,6 +211,19 @@ async function claimDeferred(
   return undefined;
 }
 
+/**
+ * The messages a generateText/streamText round added to the history, every
+ * step's included, on ai v6 and v7 alike: v7 has them in `responseMessages`
+ * (its `response.messages` holds the last step only), v6 in `response.messages`.
+ * Append them to the history before answering approvals and resuming.
+ */
+export function responseMessagesOf(result: {
+  response: { messages: ReadonlyArray<ModelMessage> };
+}): ModelMessage[] {
+  const all = (result as { responseMessages?: ReadonlyArray<ModelMessage> }).responseMessages;
+  return [...(all ?? result.response.messages)];
+}
+
 interface PendingApproval {
   approvalId: string;
   toolCallId: string;
