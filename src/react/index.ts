@@ -8,7 +8,7 @@ export { type ApprovalAnswer, ApprovalCard, type ApprovalCardProps } from './app
 export { type DiffRow, type DiffSegment, diffRows, diffSegments } from './diff-rows.js';
 export { DiffView } from './diff-view.js';
 export { FilePreview } from './file-preview.js';
-export { approvalDataOf, MessageApprovals } from './message-approvals.js';
+export { approvalDataOf, hasPendingApprovals, MessageApprovals } from './message-approvals.js';
 export { PayloadView, showPayload } from './payload-view.js';
 export { SandboxApprovalStyles, sandboxApprovalCss } from './styles.js';
 export { type AddToolApprovalResponse, ToolApprovalPart, type ToolPartLike } from './tool-approval-part.js';

@@ -34,6 +34,7 @@ function setup(files: Record<string, string>) {
   return { project, store, history, file };
 }
 
+type ToolCall = { toolName: string; input: unknown };
 const EDIT = {
   toolName: 'edit_file',
   input: { path: '/a.js', old_string: 'const other = 1;', new_string: 'const other = 10;' },
@@ -97,12 +98,12 @@ describe('deferred approvals across two Node processes (JSON-file store)', () =>
     expect(fs.readFileSync(s.file('a.js'), 'utf8')).toBe(ORIGINAL);
   });
 
-  const ask = (s: ReturnType<typeof setup>, call = EDIT, env: Record<string, string> = {}) =>
+  const ask = (s: ReturnType<typeof setup>, call: ToolCall = EDIT, env: Record<string, string> = {}) =>
     request(['ask', s.project, s.store, s.history], call, env);
   const execute = (
     s: ReturnType<typeof setup>,
     answer: string,
-    call = EDIT,
+    call: ToolCall = EDIT,
     env: Record<string, string> = {},
   ) => request(['execute', s.project, s.store, s.history, answer], call, env);
   const output = (r: Record<string, unknown>) => JSON.stringify(r.output);
