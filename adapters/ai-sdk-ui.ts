@@ -43,9 +43,14 @@ type Chunk = UIMessageChunk<unknown, UIDataTypes>;
 export function withApprovalPayloads<CHUNK extends Chunk>(
   stream: ReadableStream<CHUNK>,
   deferred: DeferredApprovals,
+  /** The request's incoming history: its denials are settled before the first chunk passes. */
+  messages?: ReadonlyArray<unknown>,
 ): ReadableStream<CHUNK> {
   return stream.pipeThrough(
     new TransformStream<CHUNK, CHUNK>({
+      async start() {
+        if (messages) await deferred.settleDenials(messages);
+      },
       async transform(chunk, controller) {
         controller.enqueue(chunk);
         if (chunk.type === 'tool-approval-request') {
@@ -96,7 +101,7 @@ export function sandboxApprovalResponse(
   const { deferred, originalMessages, ...init } = options;
   const stream = result.toUIMessageStream(originalMessages ? { originalMessages } : undefined);
   return createUIMessageStreamResponse({
-    stream: withApprovalPayloads(stream as ReadableStream<Chunk>, deferred),
+    stream: withApprovalPayloads(stream as ReadableStream<Chunk>, deferred, originalMessages),
     ...init,
   });
 }
