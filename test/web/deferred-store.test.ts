@@ -3,7 +3,7 @@ import path from 'node:path';
 import { generateText, type ModelMessage, stepCountIs } from 'ai';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { aiSdkTools } from '../../adapters/ai-sdk.js';
+import { aiSdkTools, responseMessagesOf } from '../../adapters/ai-sdk.js';
 import { scriptedModel } from '../../examples/scripted-ai-model.js';
 import { DeferredApprovals } from '../../src/approval/deferred/deferred-approvals.js';
 import { JsonFileDeferredStore } from '../../src/approval/deferred/json-file-store.js';
@@ -155,9 +155,8 @@ describe('deferred approvals in one process, fresh toolset per request', () => {
     });
     const req = r1.content.find((c) => c.type === 'tool-approval-request')!;
     between(p.dir);
-    // ai@7: responseMessages; ai@6: response.messages (scripts/ai6-compat.sh runs this file on both).
-    const round1 = ((r1 as { responseMessages?: ModelMessage[] }).responseMessages ??
-      r1.response.messages) as ModelMessage[];
+    // scripts/ai6-compat.sh runs this file on ai@6 as well.
+    const round1 = responseMessagesOf(r1);
     messages.push(...round1, {
       role: 'tool',
       content: [{ type: 'tool-approval-response', approvalId: req.approvalId, approved: true }],
@@ -207,5 +206,20 @@ describe('deferred approvals in one process, fresh toolset per request', () => {
     const r = await round(undefined, () => {});
     expect(r.seen).toContain('approval_blocked');
     expect(r.content).toBe('shown\n');
+  });
+
+  it('responseMessagesOf keeps every step of a round (an earlier tool result too), on ai v6 and v7', async () => {
+    const p = project({ 'notes.md': 'shown\n' });
+    const m = scriptedModel([
+      { calls: [{ id: 'r1', name: 'read_file', input: { path: '/notes.md' } }] },
+      { calls: [call] },
+    ]);
+    const tools = aiSdkTools(new FileSystemToolset(p.sandbox), { approval: { mode: 'native' } });
+    const r = await generateText({ model: m.model as never, tools, prompt: 'go', stopWhen: stepCountIs(5) });
+    const parts = responseMessagesOf(r).flatMap((msg) => (Array.isArray(msg.content) ? msg.content : []));
+    const types = parts.map((part) => `${part.type}:${'toolCallId' in part ? part.toolCallId : ''}`);
+    expect(types).toEqual(
+      expect.arrayContaining(['tool-call:r1', 'tool-result:r1', 'tool-call:c1', 'tool-approval-request:c1']),
+    );
   });
 });
