@@ -44,7 +44,7 @@ function setup(trials: number, content: (t: number) => string) {
 
 describe('races between server processes sharing one JSON-file store', () => {
   it('N processes executing one approved call: exactly one applies it, every trial', async () => {
-    const TRIALS = 20;
+    const TRIALS = Number(process.env.RACE_TRIALS ?? 20);
     const WORKERS = 4;
     const s = setup(TRIALS, () => 'n = 0\n');
     const trials = [];
@@ -68,7 +68,7 @@ describe('races between server processes sharing one JSON-file store', () => {
   }, 240_000);
 
   it('lost update: two processes executing different approved edits of one file never lose one', async () => {
-    const TRIALS = 40;
+    const TRIALS = Number(process.env.RACE_TRIALS ?? 40);
     const s = setup(TRIALS, () => 'first = 1\nsecond = 2\n');
     const trials = [];
     for (let t = 0; t < TRIALS; t++) {
