@@ -216,8 +216,10 @@ describe('deferred approvals in one process, fresh toolset per request', () => {
     ]);
     const tools = aiSdkTools(new FileSystemToolset(p.sandbox), { approval: { mode: 'native' } });
     const r = await generateText({ model: m.model as never, tools, prompt: 'go', stopWhen: stepCountIs(5) });
-    const parts = responseMessagesOf(r).flatMap((msg) => (Array.isArray(msg.content) ? msg.content : []));
-    const types = parts.map((part) => `${part.type}:${'toolCallId' in part ? part.toolCallId : ''}`);
+    const parts = responseMessagesOf(r).flatMap((msg) =>
+      Array.isArray(msg.content) ? (msg.content as Array<{ type: string; toolCallId?: string }>) : [],
+    );
+    const types = parts.map((part) => `${part.type}:${part.toolCallId ?? ''}`);
     expect(types).toEqual(
       expect.arrayContaining(['tool-call:r1', 'tool-result:r1', 'tool-call:c1', 'tool-approval-request:c1']),
     );

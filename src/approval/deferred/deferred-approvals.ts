@@ -59,6 +59,7 @@ export class DeferredApprovals {
   private readonly now: () => Date;
   /** When the store was last pruned (pruning reads it all: at most once per ttl or minute), shared by views. */
   private readonly pruned: { at: number };
+  private readonly settled = new Set<string>();
 
   constructor(
     options: DeferredApprovalsOptions = {},
@@ -172,7 +173,12 @@ export class DeferredApprovals {
    * stream helpers and tool hooks call it too.
    */
   async settleDenials(messages: unknown): Promise<void> {
-    for (const toolCallId of deniedCallIds(messages)) await this.deny(toolCallId);
+    for (const toolCallId of deniedCallIds(messages)) {
+      // Every tool hook of a request passes the same history: each denial is settled once per view.
+      if (this.settled.has(toolCallId)) continue;
+      await this.deny(toolCallId);
+      this.settled.add(toolCallId);
+    }
   }
 
   private tombstone(toolCallId: string, state: DeferredTombstone['state']): DeferredTombstone {
