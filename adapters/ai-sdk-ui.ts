@@ -36,23 +36,28 @@ type Chunk = UIMessageChunk<unknown, UIDataTypes>;
  * Passes a UI message stream through and, right after each
  * `tool-approval-request`, adds a `data-sandbox-approval` part with the typed
  * payload recorded for that call (the diff, the new file, the overwrite …).
- * Calls the browser denied are forgotten (their record no longer authorises
- * anything). Works on `result.toUIMessageStream()` and inside
+ * Calls the browser denied are settled (tombstoned: never approvable later).
+ * Pass the conversation's view (`deferred.forConversation(chatId)`). Works on `result.toUIMessageStream()` and inside
  * `createUIMessageStream` (`writer.merge(withApprovalPayloads(…))`).
  */
 export function withApprovalPayloads<CHUNK extends Chunk>(
   stream: ReadableStream<CHUNK>,
   deferred: DeferredApprovals,
+  /** The request's incoming history: its denials are settled before the first chunk passes. */
+  messages?: ReadonlyArray<unknown>,
 ): ReadableStream<CHUNK> {
   return stream.pipeThrough(
     new TransformStream<CHUNK, CHUNK>({
+      async start() {
+        if (messages) await deferred.settleDenials(messages);
+      },
       async transform(chunk, controller) {
         controller.enqueue(chunk);
         if (chunk.type === 'tool-approval-request') {
           const part = await approvalPart(deferred, chunk.toolCallId, chunk.approvalId);
           if (part) controller.enqueue(part as unknown as CHUNK);
         } else if (chunk.type === 'tool-output-denied') {
-          await deferred.forget(chunk.toolCallId);
+          await deferred.deny(chunk.toolCallId);
         }
       },
     }),
@@ -96,7 +101,7 @@ export function sandboxApprovalResponse(
   const { deferred, originalMessages, ...init } = options;
   const stream = result.toUIMessageStream(originalMessages ? { originalMessages } : undefined);
   return createUIMessageStreamResponse({
-    stream: withApprovalPayloads(stream as ReadableStream<Chunk>, deferred),
+    stream: withApprovalPayloads(stream as ReadableStream<Chunk>, deferred, originalMessages),
     ...init,
   });
 }

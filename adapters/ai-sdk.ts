@@ -86,7 +86,11 @@ export function aiSdkTools(toolset: Toolset, options: AiSdkToolsOptions): ToolSe
             needsApproval: async (input: unknown, o: { toolCallId: string; messages?: unknown }) => {
               // Resuming a recorded approval: it still needs one (ai@6 would turn "no" into a denial),
               // and execute decides against what was shown (stale_approval when the file changed).
-              if (deferred && answeredIn(o.messages, o.toolCallId) && (await deferred.shown(o.toolCallId)))
+              if (
+                deferred &&
+                answeredIn(o.messages, o.toolCallId) &&
+                (await deferred.shown(o.toolCallId, toolset.sandbox.identity))
+              )
                 return true;
               return (await check(input, o.toolCallId, o.messages)).status === 'needs_approval';
             },
@@ -163,6 +167,8 @@ async function recordAsked(
   result: ApprovalResult,
 ): Promise<ApprovalResult> {
   const { toolName, input, toolCallId } = call;
+  // Denials in the history are settled first: a later request cannot flip them.
+  await deferred?.settleDenials(call.messages);
   if (deferred && result.status === 'needs_approval' && !answeredIn(call.messages, toolCallId))
     await deferred.ask({
       toolName,
@@ -190,7 +196,8 @@ function answeredIn(messages: unknown, toolCallId: string): boolean {
 
 /**
  * Deferred mode: the recorded request becomes the call's binding (unless this
- * process recorded a decision itself); an altered or expired record refuses it.
+ * process recorded a decision itself); a used, denied, expired, altered or
+ * foreign record refuses it.
  */
 async function claimDeferred(
   deferred: DeferredApprovals | undefined,
@@ -198,16 +205,26 @@ async function claimDeferred(
   call: { toolName: string; toolCallId: string; input: unknown; config: ApprovalConfig },
 ): Promise<ToolOutcome | undefined> {
   if (!deferred) return undefined;
-  const { toolName, toolCallId, input, config } = call;
-  const claimed = await deferred.claim(toolCallId, async () => {
-    const now = await toolset.needsApproval(toolName, input, { toolCallId }, config);
-    if (now.status !== 'needs_approval') return undefined;
-    return { toolName, toolCallId, sandboxId: toolset.sandbox.identity, input, payload: now.payload };
-  });
+  const { toolCallId } = call;
+  // The store alone authorises: no pending record means the call runs only if it needs no approval now.
+  const claimed = await deferred.claim(toolCallId, toolset.sandbox.identity);
   if (claimed.status === 'refused') return { ok: false, error: claimed.error };
   const { bindings } = ledgerOf(toolset);
   if (claimed.status === 'bound' && !bindings.has(toolCallId)) bindings.set(toolCallId, claimed.binding);
   return undefined;
+}
+
+/**
+ * The messages a generateText/streamText round added to the history, every
+ * step's included, on ai v6 and v7 alike: v7 has them in `responseMessages`
+ * (its `response.messages` holds the last step only), v6 in `response.messages`.
+ * Append them to the history before answering approvals and resuming.
+ */
+export function responseMessagesOf(result: {
+  response: { messages: ReadonlyArray<ModelMessage> };
+}): ModelMessage[] {
+  const all = (result as { responseMessages?: ReadonlyArray<ModelMessage> }).responseMessages;
+  return [...(all ?? result.response.messages)];
 }
 
 interface PendingApproval {

@@ -4,7 +4,7 @@
 // otherwise a scripted model plays the same moves offline.
 import { generateText, type LanguageModel, type ModelMessage, stepCountIs } from 'ai';
 import { ApprovalMemory } from 'sandbox-approval';
-import { aiSdkTools, answerApprovals } from 'sandbox-approval/ai-sdk';
+import { aiSdkTools, answerApprovals, responseMessagesOf } from 'sandbox-approval/ai-sdk';
 import { terminalApprover } from 'sandbox-approval/terminal';
 import { SCRIPT, sampleWorkspace } from './sample-workspace.js';
 import { scriptedModel } from './scripted-ai-model.js';
@@ -33,7 +33,8 @@ const messages: ModelMessage[] = [{ role: 'user', content: SCRIPT.prompt }];
 console.log(`Working on a copy of the sample project in ${dir}\n`);
 for (let round = 0; round < 10; round++) {
   const result = await generateText({ model, tools, messages, stopWhen: stepCountIs(10) });
-  messages.push(...result.response.messages);
+  // Every step's messages, on ai v6 and v7 alike (v7's response.messages is the last step only).
+  messages.push(...responseMessagesOf(result));
   const pending = result.content.filter((p) => p.type === 'tool-approval-request');
   if (pending.length === 0) {
     console.log(`\nmodel › ${result.text}`);

@@ -1,9 +1,9 @@
 /// <reference lib="dom" />
 import { useChat } from '@ai-sdk/react';
 import { DefaultChatTransport, lastAssistantMessageIsCompleteWithApprovalResponses } from 'ai';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useRef, useState } from 'react';
 import { createRoot } from 'react-dom/client';
-import { MessageApprovals, SandboxApprovalStyles } from 'sandbox-approval/react';
+import { hasPendingApprovals, MessageApprovals, SandboxApprovalStyles } from 'sandbox-approval/react';
 
 /** The chat: text parts as text, tool calls through sandbox-approval/react. */
 function App() {
@@ -13,9 +13,12 @@ function App() {
     sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
   });
   const [input, setInput] = useState('');
+  const composer = useRef<HTMLInputElement>(null);
+  // The composer waits while an approval is pending: a message sent past it would orphan the card.
+  const waiting = hasPendingApprovals(messages);
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (!input.trim()) return;
+    if (!input.trim() || waiting) return;
     void sendMessage({ text: input });
     setInput('');
   };
@@ -38,19 +41,29 @@ function App() {
             ) : null,
           )}
           {m.role === 'assistant' ? (
-            <MessageApprovals message={m} addToolApprovalResponse={addToolApprovalResponse} />
+            <MessageApprovals
+              message={m}
+              addToolApprovalResponse={addToolApprovalResponse}
+              onAnswered={() => composer.current?.focus()}
+            />
           ) : null}
         </div>
       ))}
       {error ? <div role="alert">Error: {error.message}</div> : null}
+      {waiting ? (
+        <p className="hint" data-testid="composer-waiting">
+          Answer the approval above before sending a new message.
+        </p>
+      ) : null}
       <form onSubmit={submit}>
         <input
+          ref={composer}
           aria-label="Message"
           value={input}
           onChange={(e) => setInput(e.target.value)}
           placeholder="Ask the agent…"
         />
-        <button type="submit" disabled={status === 'streaming' || status === 'submitted'}>
+        <button type="submit" disabled={waiting || status === 'streaming' || status === 'submitted'}>
           Send
         </button>
       </form>

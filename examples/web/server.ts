@@ -36,11 +36,13 @@ export async function startWebDemo(options: WebDemoOptions = {}) {
   const model = options.model ?? (offlineModel() as unknown as LanguageModel);
   const script = await bundleClient();
 
-  async function chat(body: { messages?: UIMessage[] }): Promise<Response> {
+  async function chat(body: { id?: unknown; messages?: UIMessage[] }): Promise<Response> {
     const messages = body.messages ?? [];
+    // Approvals are scoped by conversation (useChat sends its chat id): call ids repeat across chats.
+    // In an app with accounts, check that the chat belongs to the signed-in user before this.
+    const approvals = deferred.forConversation(String(body.id ?? ''));
     const tools = aiSdkTools(new FileSystemToolset(workspace.sandbox()), {
-      // The history carries what each approval showed: used if the store lost a record.
-      approval: { mode: 'native', deferred: deferred.withHistory(messages) },
+      approval: { mode: 'native', deferred: approvals },
     });
     const result = streamText({
       model,
@@ -49,7 +51,7 @@ export async function startWebDemo(options: WebDemoOptions = {}) {
       messages: await convertToModelMessages(messages),
       stopWhen: stepCountIs(8),
     });
-    return sandboxApprovalResponse(result, { deferred, originalMessages: messages });
+    return sandboxApprovalResponse(result, { deferred: approvals, originalMessages: messages });
   }
 
   const server = http.createServer((req, res) => {
@@ -73,7 +75,7 @@ export async function startWebDemo(options: WebDemoOptions = {}) {
       res.writeHead(200, { ...security, 'content-type': 'text/javascript; charset=utf-8' });
       res.end(script);
     } else if (req.method === 'POST' && url.pathname === '/api/chat') {
-      const body = JSON.parse(await readBody(req)) as { messages?: UIMessage[] };
+      const body = JSON.parse(await readBody(req)) as { id?: unknown; messages?: UIMessage[] };
       await send(await chat(body), res);
     } else {
       res.writeHead(404, { 'content-type': 'text/plain' });

@@ -1,9 +1,12 @@
+import { withProcessLock } from './process-lock.js';
+
 const tails = new Map<string, Promise<unknown>>();
 
 /**
- * Runs `fn` after every earlier call with the same key has finished (FIFO). Keyed
- * by real host path, so parallel tool calls on one file run one after another.
- * Process-wide on purpose: two toolsets over the same directory must not race.
+ * Runs `fn` after every earlier call with the same key has finished, in this
+ * process (FIFO) and in every other process of this user (see process-lock.ts).
+ * Keyed by real host path, so parallel tool calls on one file run one after
+ * another, and two server processes never interleave a check and a write.
  */
 export async function withFileLock<T>(key: string, fn: () => Promise<T>): Promise<T> {
   const previous = tails.get(key) ?? Promise.resolve();
@@ -15,7 +18,8 @@ export async function withFileLock<T>(key: string, fn: () => Promise<T>): Promis
   tails.set(key, tail);
   try {
     await previous;
-    return await fn();
+    // In-process first: one waiter per process polls the shared lock, the rest queue here.
+    return await withProcessLock(key, fn);
   } finally {
     release();
     // Last one out removes the entry, so the map does not grow with every file ever touched.

@@ -7,7 +7,7 @@ export type { SandboxApprovalData } from '../approval/deferred/types.js';
 export { type ApprovalAnswer, ApprovalCard, type ApprovalCardProps } from './approval-card.js';
 export { DiffView } from './diff-view.js';
 export { FilePreview } from './file-preview.js';
-export { approvalDataOf, MessageApprovals } from './message-approvals.js';
+export { approvalDataOf, hasPendingApprovals, MessageApprovals } from './message-approvals.js';
 export { PayloadView, showPayload } from './payload-view.js';
 export { SandboxApprovalStyles, sandboxApprovalCss } from './styles.js';
 export { type AddToolApprovalResponse, ToolApprovalPart, type ToolPartLike } from './tool-approval-part.js';

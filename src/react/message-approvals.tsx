@@ -20,6 +20,17 @@ const isToolPart = (p: { type: string }): p is ToolPartLike =>
   (p.type.startsWith('tool-') || p.type === 'dynamic-tool') && 'toolCallId' in p;
 
 /**
+ * Whether any message still has a tool call waiting for the person's answer.
+ * Keep the composer closed while it does: a new message sent past a pending
+ * approval would leave its card unanswerable (the run it belongs to is over).
+ */
+export function hasPendingApprovals(
+  messages: ReadonlyArray<{ parts: ReadonlyArray<{ type: string }> }>,
+): boolean {
+  return messages.some((m) => m.parts.some((p) => isToolPart(p) && p.state === 'approval-requested'));
+}
+
+/**
  * Every tool call of one useChat message, each paired with its typed payload:
  * pending approvals as cards answered through `addToolApprovalResponse`, the
  * others as their outcome. Render it for assistant messages; use
@@ -31,6 +42,11 @@ export function MessageApprovals(props: {
   addToolApprovalResponse: AddToolApprovalResponse;
   /** Focus the first pending approval when it appears. */
   autoFocus?: boolean;
+  /**
+   * Called after each answer, e.g. to focus the composer (the answered card goes
+   * away; a next pending card takes focus itself when `autoFocus` is on).
+   */
+  onAnswered?: () => void;
 }): ReactElement {
   const data = approvalDataOf(props.message.parts);
   let first = props.autoFocus ?? true;
@@ -47,6 +63,7 @@ export function MessageApprovals(props: {
             {...(d ? { data: d } : {})}
             addToolApprovalResponse={props.addToolApprovalResponse}
             autoFocus={focus}
+            {...(props.onAnswered ? { onAnswered: props.onAnswered } : {})}
           />
         );
       })}

@@ -36,6 +36,8 @@ export function ToolApprovalPart(props: {
   data?: SandboxApprovalData;
   addToolApprovalResponse: AddToolApprovalResponse;
   autoFocus?: boolean;
+  /** After the answer was handed to useChat (e.g. to give focus back to the composer). */
+  onAnswered?: () => void;
 }): ReactElement | null {
   const { part, data } = props;
   const [sent, setSent] = useState(false);
@@ -52,6 +54,8 @@ export function ToolApprovalPart(props: {
     };
     const answer = async (a: ApprovalAnswer) => {
       setSent(true);
+      // Focus leaves the card before it unmounts, so it never falls to <body>.
+      props.onAnswered?.();
       await props.addToolApprovalResponse({ id: approvalId, ...a });
     };
     return (

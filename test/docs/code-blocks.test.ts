@@ -19,6 +19,8 @@ interface Block {
   index: number; // 1-based among that file's ts blocks
   line: number; // 1-based line of the first code line in the doc
   code: string;
+  /** The fence's info string after the language (e.g. `ai7-only`). */
+  info: string;
 }
 
 function markdownFiles(): string[] {
@@ -38,19 +40,19 @@ function markdownFiles(): string[] {
 function extractBlocks(doc: string, text: string): Block[] {
   const lines = text.split('\n');
   const blocks: Block[] = [];
-  let open: { fence: string; lang: string; start: number; body: string[] } | undefined;
+  let open: { fence: string; lang: string; info: string; start: number; body: string[] } | undefined;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
     if (!open) {
-      const m = /^ {0,3}(`{3,}|~{3,})\s*([^\s`{]*)/.exec(line);
-      if (m) open = { fence: m[1]!, lang: m[2]!.toLowerCase(), start: i + 2, body: [] };
+      const m = /^ {0,3}(`{3,}|~{3,})\s*([^\s`{]*)(.*)$/.exec(line);
+      if (m) open = { fence: m[1]!, lang: m[2]!.toLowerCase(), info: m[3]!.trim(), start: i + 2, body: [] };
       continue;
     }
     const close = new RegExp(`^ {0,3}${open.fence[0]}{${open.fence.length},}\\s*$`);
     if (close.test(line)) {
       if (TS_LANGS.has(open.lang)) {
         const index = blocks.length + 1;
-        blocks.push({ doc, index, line: open.start, code: open.body.join('\n') });
+        blocks.push({ doc, index, line: open.start, code: open.body.join('\n'), info: open.info });
       }
       open = undefined;
     } else open.body.push(line);
@@ -76,7 +78,10 @@ function compilerOptions(): ts.CompilerOptions {
 }
 
 const docs = markdownFiles();
-const blocks = docs.flatMap((doc) => extractBlocks(doc, fs.readFileSync(path.join(ROOT, doc), 'utf8')));
+// DOC_SNIPPETS_AI=6 (scripts/ai6-compat.sh): against ai v6, leaving out blocks marked ```ts ai7-only.
+const blocks = docs
+  .flatMap((doc) => extractBlocks(doc, fs.readFileSync(path.join(ROOT, doc), 'utf8')))
+  .filter((b) => process.env.DOC_SNIPPETS_AI !== '6' || !b.info.split(/\s+/).includes('ai7-only'));
 // Inside the repo, so package.json's "type": "module" (ESM, top-level await) applies to the snippets.
 const snippetDir = path.join(ROOT, 'test', 'docs', `.snippets-${randomBytes(4).toString('hex')}`);
 

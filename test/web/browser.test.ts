@@ -136,4 +136,41 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('browser approvals (Chromium)', () => 
     await expect(lastAssistantText().textContent()).resolves.toContain('was not applied (stale_approval)');
     expect(fs.readFileSync(file('src/todo-list.ts'), 'utf8')).toBe(changed);
   });
+
+  const composerFocused = () =>
+    page.evaluate(
+      () => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.tagName,
+    );
+
+  it('a pending card is never orphaned: the composer waits until it is answered, then the call runs', async () => {
+    const before = fs.readFileSync(file('src/todo-list.ts'), 'utf8');
+    const card = await ask('edit the summary');
+    await page.getByTestId('composer-waiting').waitFor();
+    await expect(page.getByRole('button', { name: 'Send' }).isDisabled()).resolves.toBe(true);
+    // Enter in the composer sends nothing while the approval waits.
+    await page.getByLabel('Message').fill('never mind, do something else');
+    await page.getByLabel('Message').press('Enter');
+    await expect(page.locator('[data-role="user"]').count()).resolves.toBe(1);
+    await card.getByRole('button', { name: 'Approve' }).click();
+    await page.getByTestId('sandbox-tool-status').filter({ hasText: '✓ edit_file' }).waitFor();
+    expect(fs.readFileSync(file('src/todo-list.ts'), 'utf8')).not.toBe(before);
+    await page.getByTestId('composer-waiting').waitFor({ state: 'detached' });
+    await expect(page.getByRole('button', { name: 'Send' }).isDisabled()).resolves.toBe(false);
+  });
+
+  it('after approving with the keyboard, focus is on the composer (not <body>)', async () => {
+    await ask('create the notes');
+    await page.keyboard.press('a');
+    await page.getByTestId('sandbox-tool-status').filter({ hasText: '✓ write_file' }).waitFor();
+    await expect(composerFocused()).resolves.toBe('Message');
+  });
+
+  it('after denying with a note, focus is on the composer', async () => {
+    await ask('overwrite format.ts');
+    await page.keyboard.press('d');
+    await page.keyboard.type('no');
+    await page.keyboard.press('Enter');
+    await page.getByTestId('sandbox-tool-status').filter({ hasText: 'Denied' }).waitFor();
+    await expect(composerFocused()).resolves.toBe('Message');
+  });
 });

@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { generateText, type ModelMessage, stepCountIs } from 'ai';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { aiSdkTools } from '../../adapters/ai-sdk.js';
+import { aiSdkTools, responseMessagesOf } from '../../adapters/ai-sdk.js';
 import { scriptedModel } from '../../examples/scripted-ai-model.js';
-import { DeferredApprovals, type UIHistory } from '../../src/approval/deferred/deferred-approvals.js';
+import { DeferredApprovals } from '../../src/approval/deferred/deferred-approvals.js';
 import { JsonFileDeferredStore } from '../../src/approval/deferred/json-file-store.js';
 import { MemoryDeferredStore } from '../../src/approval/deferred/memory-store.js';
 import type { DeferredApprovalStore } from '../../src/approval/deferred/types.js';
@@ -25,31 +26,68 @@ for (const [name, make] of [
   ['json-file', () => new JsonFileDeferredStore(path.join(tempDir(), 'store'))],
 ] as Array<[string, () => DeferredApprovalStore]>) {
   describe(`${name} store`, () => {
-    it('keeps the first showing of a call id and hands it out once', async () => {
+    it('keeps the first showing of a call id and hands it out once, then tombstones it', async () => {
       const deferred = new DeferredApprovals({ store: make() });
       const first = await deferred.ask(asked('c1'));
       const again = await deferred.ask({ ...asked('c1'), input: { path: '/a', content: 'other' } });
-      expect(again.binding.requestedArgs).toBe(first.binding.requestedArgs);
+      expect(again?.binding.requestedArgs).toBe(first?.binding.requestedArgs);
       const claims = await Promise.all([deferred.claim('c1'), deferred.claim('c1')]);
-      expect(claims.map((c) => c.status).sort()).toEqual(['bound', 'missing']);
+      expect(claims.map((c) => c.status).sort()).toEqual(['bound', 'refused']);
       expect(await deferred.shown('c1')).toBeUndefined();
+      // A re-ask of a used call id records nothing: it can never be approved again.
+      expect(await deferred.ask(asked('c1'))).toBeUndefined();
+      expect(await deferred.claim('c1')).toMatchObject({
+        status: 'refused',
+        error: { code: 'approval_blocked' },
+      });
     });
 
-    it('an expired approval is refused and pruned', async () => {
+    it('a denial is final: neither a claim nor a re-ask brings the call back', async () => {
+      const deferred = new DeferredApprovals({ store: make() });
+      await deferred.ask(asked('c1'));
+      await deferred.deny('c1');
+      expect(await deferred.claim('c1')).toMatchObject({
+        status: 'refused',
+        error: { code: 'approval_blocked' },
+      });
+      expect(await deferred.ask(asked('c1'))).toBeUndefined();
+    });
+
+    it('conversations never see each other’s call ids', async () => {
+      const deferred = new DeferredApprovals({ store: make() });
+      const a = deferred.forConversation('chat-a');
+      const b = deferred.forConversation('chat-b');
+      await a.ask(asked('call_0'));
+      expect(await b.shown('call_0')).toBeUndefined();
+      expect(await b.claim('call_0')).toEqual({ status: 'missing' });
+      expect((await b.ask({ ...asked('call_0'), input: { path: '/a', content: 'b' } }))?.conversationId).toBe(
+        'chat-b',
+      );
+      expect((await a.claim('call_0')).status).toBe('bound');
+      expect((await b.claim('call_0')).status).toBe('bound');
+    });
+
+    it('a record asked for one sandbox is neither shown nor claimed by another', async () => {
+      const deferred = new DeferredApprovals({ store: make() });
+      await deferred.ask({ ...asked('c1'), sandboxId: 'sb-1' });
+      expect(await deferred.shown('c1', 'sb-2')).toBeUndefined();
+      expect(await deferred.claim('c1', 'sb-2')).toMatchObject({ status: 'refused' });
+      expect((await deferred.claim('c1', 'sb-1')).status).toBe('bound');
+    });
+
+    it('an expired approval is refused; pruned, it leaves a tombstone that outlives it', async () => {
       let now = new Date('2026-01-01T00:00:00Z');
       const store = make();
       const deferred = new DeferredApprovals({ store, ttlMs: 1000, now: () => now });
       await deferred.ask(asked('old'));
       now = new Date('2026-01-01T00:00:05Z');
       expect(await deferred.shown('old')).toBeUndefined();
-      const claim = await deferred.claim('old');
-      expect(claim).toMatchObject({ status: 'refused', error: { code: 'stale_approval' } });
-      await deferred.ask(asked('c2'));
-      await deferred.ask(asked('c3'));
-      now = new Date('2026-01-01T00:00:10Z');
-      await deferred.ask(asked('c4'));
-      expect(await store.get('c2')).toBeUndefined();
-      expect(await store.get('c4')).toBeDefined();
+      await deferred.ask(asked('c2')); // prunes: 'old' becomes an expired tombstone
+      expect(await deferred.ask(asked('old'))).toBeUndefined();
+      expect(await deferred.claim('old')).toMatchObject({
+        status: 'refused',
+        error: { code: 'approval_blocked' },
+      });
     });
 
     it('with a secret, a record written under another key is refused', async () => {
@@ -57,6 +95,37 @@ for (const [name, make] of [
       await new DeferredApprovals({ store, secret: 'a' }).ask(asked('c1'));
       const claim = await new DeferredApprovals({ store, secret: 'b' }).claim('c1');
       expect(claim).toMatchObject({ status: 'refused', error: { code: 'stale_approval' } });
+    });
+
+    it('property: whatever the order of asks, denials, claims and prunes, a call id binds at most once and never after a denial', async () => {
+      const op = fc.record({
+        kind: fc.constantFrom('ask', 'claim', 'deny', 'tick'),
+        chat: fc.constantFrom('a', 'b'),
+        id: fc.constantFrom('call_0', 'call_1'),
+      });
+      await fc.assert(
+        fc.asyncProperty(fc.array(op, { maxLength: 25 }), async (ops) => {
+          let now = 0;
+          const deferred = new DeferredApprovals({ store: make(), ttlMs: 1000, now: () => new Date(now) });
+          const bound = new Set<string>();
+          const denied = new Set<string>();
+          for (const o of ops) {
+            const view = deferred.forConversation(o.chat);
+            const key = `${o.chat}/${o.id}`;
+            if (o.kind === 'tick') now += 700;
+            else if (o.kind === 'ask') await view.ask(asked(o.id));
+            else if (o.kind === 'deny') {
+              await view.deny(o.id);
+              denied.add(key);
+            } else if ((await view.claim(o.id)).status === 'bound') {
+              expect(bound.has(key)).toBe(false);
+              expect(denied.has(key)).toBe(false);
+              bound.add(key);
+            }
+          }
+        }),
+        { numRuns: name === 'memory' ? 200 : 30 },
+      );
     });
   });
 }
@@ -71,7 +140,7 @@ describe('deferred approvals in one process, fresh toolset per request', () => {
   async function round(
     first: DeferredApprovals | undefined,
     between: (dir: string) => void,
-    second: (history: UIHistory) => DeferredApprovals | undefined = () => first,
+    second: () => DeferredApprovals | undefined = () => first,
   ) {
     const p = project({ 'notes.md': 'shown\n' });
     const m = scriptedModel([{ calls: [call] }, { text: 'done' }]);
@@ -85,30 +154,16 @@ describe('deferred approvals in one process, fresh toolset per request', () => {
       stopWhen: stepCountIs(3),
     });
     const req = r1.content.find((c) => c.type === 'tool-approval-request')!;
-    const record = await first?.shown('c1');
-    const history: UIHistory = record
-      ? [
-          {
-            parts: [
-              {
-                type: 'data-sandbox-approval',
-                data: { toolCallId: 'c1', payload: record.payload, toolName: record.toolName },
-              } as never,
-            ],
-          },
-        ]
-      : [];
     between(p.dir);
-    // ai@7: responseMessages; ai@6: response.messages (scripts/ai6-compat.sh runs this file on both).
-    const round1 = ((r1 as { responseMessages?: ModelMessage[] }).responseMessages ??
-      r1.response.messages) as ModelMessage[];
+    // scripts/ai6-compat.sh runs this file on ai@6 as well.
+    const round1 = responseMessagesOf(r1);
     messages.push(...round1, {
       role: 'tool',
       content: [{ type: 'tool-approval-response', approvalId: req.approvalId, approved: true }],
     });
     await generateText({
       model: m.model as never,
-      tools: toolsFor(second(history)),
+      tools: toolsFor(second()),
       messages,
       stopWhen: stepCountIs(3),
     });
@@ -123,19 +178,15 @@ describe('deferred approvals in one process, fresh toolset per request', () => {
     expect(r.content).toBe('mine\n');
   });
 
-  it('no record, but the history shows the payload: re-checked, runs when nothing changed', async () => {
+  it('a forged history (data part and approval for a call this server never recorded) never runs', async () => {
+    // The first request asks nothing (no deferred store); the second finds no record: approval_blocked.
     const r = await round(
-      new DeferredApprovals(),
+      undefined,
       () => {},
-      (h) => new DeferredApprovals().withHistory(h),
+      () => new DeferredApprovals(),
     );
-    expect(r.content).toBe('new\n');
-  });
-
-  it('no record, the history shows the payload, the file changed: stale_approval, untouched', async () => {
-    const r = await round(new DeferredApprovals(), change, (h) => new DeferredApprovals().withHistory(h));
-    expect(r.seen).toContain('stale_approval');
-    expect(r.content).toBe('mine\n');
+    expect(r.seen).toContain('approval_blocked');
+    expect(r.content).toBe('shown\n');
   });
 
   it('the in-memory default store carries the approval to the next request', async () => {
@@ -155,5 +206,22 @@ describe('deferred approvals in one process, fresh toolset per request', () => {
     const r = await round(undefined, () => {});
     expect(r.seen).toContain('approval_blocked');
     expect(r.content).toBe('shown\n');
+  });
+
+  it('responseMessagesOf keeps every step of a round (an earlier tool result too), on ai v6 and v7', async () => {
+    const p = project({ 'notes.md': 'shown\n' });
+    const m = scriptedModel([
+      { calls: [{ id: 'r1', name: 'read_file', input: { path: '/notes.md' } }] },
+      { calls: [call] },
+    ]);
+    const tools = aiSdkTools(new FileSystemToolset(p.sandbox), { approval: { mode: 'native' } });
+    const r = await generateText({ model: m.model as never, tools, prompt: 'go', stopWhen: stepCountIs(5) });
+    const parts = responseMessagesOf(r).flatMap((msg) =>
+      Array.isArray(msg.content) ? (msg.content as Array<{ type: string; toolCallId?: string }>) : [],
+    );
+    const types = parts.map((part) => `${part.type}:${part.toolCallId ?? ''}`);
+    expect(types).toEqual(
+      expect.arrayContaining(['tool-call:r1', 'tool-result:r1', 'tool-call:c1', 'tool-approval-request:c1']),
+    );
   });
 });

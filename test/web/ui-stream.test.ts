@@ -51,7 +51,7 @@ describe('approval payloads in the UI message stream', () => {
     expect((data.payload as { unifiedDiff: string }).unifiedDiff).toContain('+const b = 2;');
   });
 
-  it('the part lands in the UIMessage next to the tool part; a denial forgets the record', async () => {
+  it('the part lands in the UIMessage next to the tool part; a denial settles the call for good', async () => {
     const t = await firstTurn();
     const message = await lastMessage(t.stream);
     const toolPart = message.parts.find((p) => p.type === 'tool-edit_file') as {
@@ -82,5 +82,27 @@ describe('approval payloads in the UI message stream', () => {
     expect(response.headers.get('content-type')).toContain('text/event-stream');
     await response.text();
     expect(await t.deferred.shown('call-1')).toBeUndefined();
+    // Settled: the browser cannot flip the denial into an approval later.
+    expect(await t.deferred.claim('call-1')).toMatchObject({
+      status: 'refused',
+      error: { code: 'approval_blocked' },
+    });
+  });
+
+  it('a denial in the incoming UI history is settled before the stream passes anything', async () => {
+    const t = await firstTurn();
+    const message = await lastMessage(t.stream);
+    const toolPart = message.parts.find((p) => p.type === 'tool-edit_file') as { approval: { id: string } };
+    Object.assign(toolPart, {
+      state: 'approval-responded',
+      approval: { id: toolPart.approval.id, approved: false },
+    });
+    // Even a stream that carries no tool-output-denied chunk (e.g. the client went away).
+    const empty = new ReadableStream<never>({ start: (c) => c.close() });
+    await new Response(withApprovalPayloads(empty, t.deferred, [message])).text();
+    expect(await t.deferred.claim('call-1')).toMatchObject({
+      status: 'refused',
+      error: { code: 'approval_blocked' },
+    });
   });
 });

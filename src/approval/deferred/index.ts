@@ -3,8 +3,13 @@ export {
   type ClaimedApproval,
   DeferredApprovals,
   type DeferredApprovalsOptions,
-  type UIHistory,
 } from './deferred-approvals.js';
 export { JsonFileDeferredStore } from './json-file-store.js';
 export { MemoryDeferredStore } from './memory-store.js';
-export type { DeferredApprovalRecord, DeferredApprovalStore, SandboxApprovalData } from './types.js';
+export type {
+  DeferredApprovalRecord,
+  DeferredApprovalStore,
+  DeferredEntry,
+  DeferredTombstone,
+  SandboxApprovalData,
+} from './types.js';

@@ -1,66 +1,74 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { DeferredApprovalRecord, DeferredApprovalStore } from './types.js';
+import { withFileLock } from '../../fs/file-lock.js';
+import { pruned } from './memory-store.js';
+import type {
+  DeferredApprovalRecord,
+  DeferredApprovalStore,
+  DeferredEntry,
+  DeferredTombstone,
+} from './types.js';
 
 /**
  * Deferred approvals as JSON files in one directory, for several processes on
- * one machine (or a shared volume): one file per tool call, named by the SHA-256
- * of its id (ids never become paths). Atomicity comes from the file system, not
- * from locks: a record appears whole through link() (fails if it exists) and is
- * claimed through rename() (only one process wins). Give the DeferredApprovals a
- * `secret` when others can write to the directory.
+ * one machine: one file per key (a hash, so ids never become paths), holding a
+ * record or its tombstone. Every change of a key runs under the cross-process
+ * lock of that key (src/fs/process-lock.ts) and lands through rename(), so
+ * readers see whole files and N processes claiming one call get it once. Give
+ * the DeferredApprovals a `secret` when others can write to the directory.
  */
 export class JsonFileDeferredStore implements DeferredApprovalStore {
-  constructor(readonly directory: string) {}
+  readonly directory: string;
 
-  private fileOf(toolCallId: string): string {
-    return path.join(this.directory, `${createHash('sha256').update(toolCallId).digest('hex')}.json`);
+  constructor(directory: string) {
+    this.directory = path.resolve(directory);
   }
 
-  private temp(kind: string): string {
-    return path.join(this.directory, `.${kind}-${process.pid}-${randomBytes(8).toString('hex')}`);
+  private fileOf(key: string): string {
+    if (!/^[0-9a-f]{64}$/.test(key)) throw new Error('deferred approval keys are SHA-256 hex digests');
+    return path.join(this.directory, `${key}.json`);
   }
 
-  async putIfAbsent(record: DeferredApprovalRecord): Promise<DeferredApprovalRecord> {
+  private locked<T>(key: string, fn: (file: string) => Promise<T>): Promise<T> {
+    const file = this.fileOf(key);
+    return withFileLock(`deferred\0${file}`, () => fn(file));
+  }
+
+  private async write(file: string, entry: DeferredEntry): Promise<void> {
     await fs.mkdir(this.directory, { recursive: true, mode: 0o700 });
-    const tmp = this.temp('put');
-    await fs.writeFile(tmp, JSON.stringify(record), { mode: 0o600, flag: 'wx' });
+    const tmp = path.join(this.directory, `.put-${process.pid}-${randomBytes(8).toString('hex')}`);
     try {
-      await fs.link(tmp, this.fileOf(record.toolCallId));
-      return record;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      return (await this.get(record.toolCallId)) ?? record;
+      await fs.writeFile(tmp, JSON.stringify(entry), { mode: 0o600, flag: 'wx' });
+      await fs.rename(tmp, file);
     } finally {
       await fs.rm(tmp, { force: true });
     }
   }
 
-  async get(toolCallId: string): Promise<DeferredApprovalRecord | undefined> {
-    return readRecord(this.fileOf(toolCallId));
+  putIfAbsent(key: string, record: DeferredApprovalRecord): Promise<DeferredEntry> {
+    return this.locked(key, async (file) => {
+      const known = await readEntry(file);
+      if (known) return known;
+      await this.write(file, record);
+      return record;
+    });
   }
 
-  async take(toolCallId: string): Promise<DeferredApprovalRecord | undefined> {
-    const claimed = this.temp('take');
-    try {
-      await fs.rename(this.fileOf(toolCallId), claimed);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw error;
-    }
-    try {
-      return await readRecord(claimed);
-    } finally {
-      await fs.rm(claimed, { force: true });
-    }
+  async get(key: string): Promise<DeferredEntry | undefined> {
+    return readEntry(this.fileOf(key));
   }
 
-  async delete(toolCallId: string): Promise<void> {
-    await fs.rm(this.fileOf(toolCallId), { force: true });
+  settle(key: string, tombstone: DeferredTombstone): Promise<DeferredApprovalRecord | undefined> {
+    return this.locked(key, async (file) => {
+      const known = await readEntry(file);
+      if (known && 'state' in known) return undefined;
+      await this.write(file, tombstone);
+      return known;
+    });
   }
 
-  async prune(now: Date = new Date()): Promise<void> {
+  async prune(now: Date, keepMs: number): Promise<void> {
     let names: string[];
     try {
       names = await fs.readdir(this.directory);
@@ -68,17 +76,26 @@ export class JsonFileDeferredStore implements DeferredApprovalStore {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
       throw error;
     }
-    for (const name of names.filter((n) => n.endsWith('.json'))) {
-      const file = path.join(this.directory, name);
-      const record = await readRecord(file);
-      // Unreadable records authorise nothing either: remove them too.
-      if (!record || !(Date.parse(record.expiresAt) >= now.getTime())) await fs.rm(file, { force: true });
+    for (const name of names) {
+      const key = name.slice(0, -'.json'.length);
+      if (!/^[0-9a-f]{64}\.json$/.test(name)) continue;
+      await this.locked(key, async (file) => {
+        const entry = await readEntry(file);
+        if (!entry) return;
+        const next = pruned(entry, now, keepMs);
+        if (next === undefined) await fs.rm(file, { force: true });
+        else if (next !== 'keep') await this.write(file, next);
+      });
     }
   }
 }
 
-/** The record in a file; undefined when missing or not a record (a torn or foreign file). */
-async function readRecord(file: string): Promise<DeferredApprovalRecord | undefined> {
+/**
+ * The entry in a file; undefined when missing. A file that is not an entry (torn
+ * by hand, foreign) counts as an expired tombstone: it authorises nothing and
+ * is never replaced by a fresh record.
+ */
+async function readEntry(file: string): Promise<DeferredEntry | undefined> {
   let text: string;
   try {
     text = await fs.readFile(file, 'utf8');
@@ -87,9 +104,9 @@ async function readRecord(file: string): Promise<DeferredApprovalRecord | undefi
     throw error;
   }
   try {
-    const value = JSON.parse(text) as DeferredApprovalRecord;
-    return value && typeof value === 'object' && value.v === 1 ? value : undefined;
-  } catch {
-    return undefined;
-  }
+    const value = JSON.parse(text) as DeferredEntry;
+    if (value && typeof value === 'object' && value.v === 1) return value;
+  } catch {}
+  const at = new Date(0).toISOString();
+  return { v: 1, state: 'expired', conversationId: '', toolCallId: '', at, keepUntil: at };
 }

@@ -8,9 +8,11 @@ import type { ApprovalPayload } from '../payloads.js';
  */
 export interface DeferredApprovalRecord {
   v: 1;
+  /** The conversation (chat id) the call belongs to; '' when the caller scoped none. */
+  conversationId: string;
   toolCallId: string;
   toolName: string;
-  /** The decision as it will hold if the person approves: arguments and file states shown (approved: true). */
+  /** The decision as it will hold if the person approves: arguments, sandbox and file states shown. */
   binding: ApprovalBinding;
   /** The typed payload the person is shown (what the browser renders). */
   payload: ApprovalPayload;
@@ -22,21 +24,44 @@ export interface DeferredApprovalRecord {
 }
 
 /**
+ * What is left of a call once it was claimed for execution, denied or expired:
+ * its call id can never be recorded or authorised again while this is kept.
+ */
+export interface DeferredTombstone {
+  v: 1;
+  state: 'claimed' | 'denied' | 'expired';
+  conversationId: string;
+  toolCallId: string;
+  at: string;
+  /** Kept until this instant (at least as long as a record would have lived). */
+  keepUntil: string;
+}
+
+export type DeferredEntry = DeferredApprovalRecord | DeferredTombstone;
+
+export function isTombstone(entry: DeferredEntry): entry is DeferredTombstone {
+  return 'state' in entry;
+}
+
+/**
  * Where deferred approvals wait between the request that asks and the one that
- * executes. Every method is keyed by tool-call id; implementations must make
- * `putIfAbsent` and `take` atomic, so a request re-asking (ai@6/7 re-run
- * needsApproval on resume) never replaces what was shown, and two executions of
- * one call never both get its record.
+ * executes. Keys are opaque (a hash of conversation and call id, computed by
+ * DeferredApprovals). Every method must be atomic per key across every process
+ * sharing the store: a request re-asking never replaces what was shown or a
+ * tombstone, and of N executions of one call at most one gets its record.
  */
 export interface DeferredApprovalStore {
-  /** Stores the record unless one exists for its call id; returns the one that is stored afterwards. */
-  putIfAbsent(record: DeferredApprovalRecord): Promise<DeferredApprovalRecord>;
-  get(toolCallId: string): Promise<DeferredApprovalRecord | undefined>;
-  /** Removes and returns the record (at most one caller gets it). */
-  take(toolCallId: string): Promise<DeferredApprovalRecord | undefined>;
-  delete(toolCallId: string): Promise<void>;
-  /** Removes records whose expiresAt is before `now`. */
-  prune(now?: Date): Promise<void>;
+  /** Stores the record unless the key has an entry (record or tombstone); returns the entry held afterwards. */
+  putIfAbsent(key: string, record: DeferredApprovalRecord): Promise<DeferredEntry>;
+  get(key: string): Promise<DeferredEntry | undefined>;
+  /**
+   * Puts the tombstone in place of the key's record and returns that record (at
+   * most one caller gets it). An existing tombstone is kept; with no entry the
+   * tombstone is written and undefined returned.
+   */
+  settle(key: string, tombstone: DeferredTombstone): Promise<DeferredApprovalRecord | undefined>;
+  /** Records expired before `now` become `expired` tombstones kept `keepMs`; tombstones past keepUntil go. */
+  prune(now: Date, keepMs: number): Promise<void>;
 }
 
 /** What a UI needs to show one pending approval (the `data-sandbox-approval` part of an AI SDK message). */
