@@ -176,6 +176,7 @@ async function recordAsked(
       sandboxId: toolset.sandbox.identity,
       input,
       payload: result.payload,
+      ...(result.targets !== undefined ? { targets: result.targets } : {}),
     });
   return result;
 }

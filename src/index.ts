@@ -24,11 +24,12 @@ export {
   type DeferredApprovalRecord,
   type DeferredApprovalStore,
   DeferredApprovals,
+  type DeferredEntry,
+  type DeferredTombstone,
   type DeferredApprovalsOptions,
   JsonFileDeferredStore,
   MemoryDeferredStore,
   type SandboxApprovalData,
-  type UIHistory,
 } from './approval/deferred/index.js';
 export { ApprovalAborted } from './approval/errors.js';
 export {

@@ -30,11 +30,6 @@ export function lockDirectory(): string {
   return directory;
 }
 
-/** For tests: lock files go to another directory. */
-export function setLockDirectory(dir: string | undefined): void {
-  directory = dir;
-}
-
 const ME = `${process.pid} ${startTimeOf(process.pid)}`;
 
 /** The process's start time in clock ticks since boot (Linux); '' where /proc is missing. */

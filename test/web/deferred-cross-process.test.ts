@@ -63,6 +63,17 @@ describe('deferred approvals across two Node processes (JSON-file store)', () =>
     ]);
   });
 
+  it('the file swapped for a link to an equal-bytes file between the requests: stale_approval, neither file changes', async () => {
+    const s = setup({ 'a.js': ORIGINAL, 'other.js': ORIGINAL });
+    await request(['ask', s.project, s.store, s.history], EDIT);
+    fs.rmSync(s.file('a.js'));
+    fs.symlinkSync('other.js', s.file('a.js'));
+    const executed = await request(['execute', s.project, s.store, s.history, 'approve'], EDIT);
+    expect(JSON.stringify(executed.output)).toContain('error stale_approval');
+    expect(fs.readFileSync(s.file('other.js'), 'utf8')).toBe(ORIGINAL);
+    expect(fs.readlinkSync(s.file('a.js'))).toBe('other.js');
+  });
+
   it('happy path: request 2 applies exactly the change request 1 showed', async () => {
     const s = setup({ 'a.js': ORIGINAL });
     const asked = await request(['ask', s.project, s.store, s.history], EDIT);

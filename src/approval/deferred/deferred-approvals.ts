@@ -4,6 +4,7 @@ import { type ApprovalBinding, createBinding } from '../approval-binding.js';
 import { captureArguments } from '../call-arguments.js';
 import { canonicalJson } from '../canonical-json.js';
 import type { ApprovalPayload } from '../payloads.js';
+import type { CallTargets } from '../types.js';
 import { MemoryDeferredStore } from './memory-store.js';
 import {
   type DeferredApprovalRecord,
@@ -30,6 +31,8 @@ export interface AskedApproval {
   sandboxId?: string;
   input: unknown;
   payload: ApprovalPayload;
+  /** The files the payload was computed for (`ApprovalResult#targets`): execution must find the same files. */
+  targets?: CallTargets;
 }
 
 export type ClaimedApproval =
@@ -102,6 +105,7 @@ export class DeferredApprovals {
       ...(asked.sandboxId !== undefined ? { sandboxId: asked.sandboxId } : {}),
       requested: captureArguments(asked.input),
       payload: asked.payload,
+      ...(asked.targets !== undefined ? { targets: asked.targets } : {}),
       approved: true,
     });
     const body: DeferredApprovalRecord = {
@@ -221,7 +225,7 @@ export class DeferredApprovals {
 }
 
 /** Call ids whose approval the history answers with a denial (model or UI messages). */
-export function deniedCallIds(messages: unknown): string[] {
+function deniedCallIds(messages: unknown): string[] {
   if (!Array.isArray(messages)) return [];
   const parts = messages.flatMap((m: { content?: unknown; parts?: unknown }) => [
     ...(Array.isArray(m?.content) ? (m.content as Array<Record<string, unknown>>) : []),
