@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { DRY_RUN_FIELD, WRITING_TOOLS } from './dry-run.js';
+import { toolError } from './tool-error.js';
+import type { SandboxTool } from './types.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: tools of different input/output types live in one registry
+type AnyTool = SandboxTool<any, any>;
+
+/**
+ * A tool as every surface exposes it: writing tools take `dryRun`, and the
+ * schema keeps unknown keys (instead of silently dropping them) so that
+ * `parseToolArguments` can refuse them by name, whatever framework parsed first.
+ */
+export function exposedTool(tool: AnyTool): AnyTool {
+  const schema = tool.inputSchema;
+  if (!(schema instanceof z.ZodObject)) return tool;
+  const widened = WRITING_TOOLS.has(tool.name) ? schema.safeExtend(DRY_RUN_FIELD) : schema;
+  return { ...tool, inputSchema: widened.loose() };
+}
+
+export interface ParsedArguments {
+  input: unknown;
+  dryRun: boolean;
+}
+
+/** Validates a call's arguments: unknown keys are refused (named), `dryRun` is taken out of the input. */
+export function parseToolArguments(tool: AnyTool, args: unknown): ParsedArguments {
+  const schema = tool.inputSchema;
+  const value = args ?? {};
+  if (schema instanceof z.ZodObject && value !== null && typeof value === 'object' && !Array.isArray(value)) {
+    const known = new Set(Object.keys(schema.shape));
+    const unknown = Object.keys(value).filter((k) => !known.has(k));
+    if (unknown.length > 0) {
+      const list = unknown.map((k) => `"${k}"`).join(', ');
+      throw toolError(
+        'invalid_argument',
+        `Unknown argument${unknown.length === 1 ? '' : 's'} for ${tool.name}: ${list}. Accepted: ${[...known].join(', ')}.`,
+        { details: { unknown, accepted: [...known] } },
+      );
+    }
+  }
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw invalidArguments(tool.name, parsed.error);
+  const { dryRun, ...input } = parsed.data as Record<string, unknown>;
+  return { input, dryRun: dryRun === true };
+}
+
+function invalidArguments(toolName: string, error: z.ZodError) {
+  const fields = error.issues.map((i) => `${i.path.length ? i.path.join('.') : '(arguments)'}: ${i.message}`);
+  return toolError('invalid_argument', `Invalid arguments for ${toolName}: ${fields.join('; ')}.`, {
+    details: { fields },
+  });
+}
