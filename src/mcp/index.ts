@@ -23,4 +23,12 @@ export {
 } from './fallback-approval.js';
 export { McpToolset } from './mcp-toolset.js';
 export { type PayloadTextOptions, payloadText } from './payload-text.js';
+export {
+  FRAMING_BYTES,
+  JSON_ESCAPE_FACTOR,
+  MESSAGE_TOO_LARGE,
+  messageLimitFor,
+  type SizedStdioOptions,
+  SizedStdioServerTransport,
+} from './sized-stdio-transport.js';
 export { toCallToolResult } from './tool-result.js';

@@ -194,6 +194,6 @@ export class FileSystemToolset {
       ...this.context(call),
       sandbox: previewSandbox(this.sandbox),
     });
-    return dryRunOutcome(shown, real.status === 'needs_approval');
+    return dryRunOutcome(shown, false);
   }
 }
