@@ -11,12 +11,14 @@ import { deleteFile } from './delete-file.js';
 import { dryRunOutcome, previewSandbox } from './dry-run.js';
 import { editFile } from './edit-file.js';
 import { editLines } from './edit-lines.js';
+import { getFileInfo } from './get-file-info.js';
 import { DEFAULT_LIMITS, type ToolLimits } from './limits.js';
 import { listFiles } from './list-files.js';
 import { moveFile } from './move-file.js';
 import { patchFile } from './patch-file.js';
 import { readFile } from './read-file.js';
 import { readManyFiles } from './read-many-files.js';
+import { readMediaFile } from './read-media-file.js';
 import { exposedTool, parseToolArguments } from './tool-arguments.js';
 import { toErrorInfo, toolError } from './tool-error.js';
 import type { SandboxTool, ToolCallContext, ToolContext, ToolName, ToolOutcome } from './types.js';
@@ -39,6 +41,8 @@ export const BUILTIN_TOOLS: Record<ToolName, AnyTool> = {
   copy_file: copyFile,
   read_many_files: readManyFiles,
   create_directory: createDirectory,
+  get_file_info: getFileInfo,
+  read_media_file: readMediaFile,
 };
 
 export interface FileSystemToolsetOptions {

@@ -6,6 +6,7 @@ export {
   createDirectory,
 } from './create-directory.js';
 export { deleteFile } from './delete-file.js';
+export { DRY_RUN_FIELD, type DryRunOutput, WRITING_TOOLS } from './dry-run.js';
 export { type EditFileInput, type EditFileOutput, editFile } from './edit-file.js';
 export { type EditLinesInput, type EditLinesOutput, editLines } from './edit-lines.js';
 export { EMPTY_SHA256, type LatestFileState } from './file-state.js';
@@ -14,6 +15,7 @@ export {
   FileSystemToolset,
   type FileSystemToolsetOptions,
 } from './filesystem-toolset.js';
+export { type GetFileInfoInput, type GetFileInfoOutput, getFileInfo } from './get-file-info.js';
 export { DEFAULT_LIMITS, type ToolLimits } from './limits.js';
 export { type ListFilesInput, type ListFilesOutput, listFiles } from './list-files.js';
 export { moveFile } from './move-file.js';
@@ -25,6 +27,12 @@ export {
   type ReadManyFilesOutput,
   readManyFiles,
 } from './read-many-files.js';
+export {
+  MEDIA_TYPES,
+  type ReadMediaFileInput,
+  type ReadMediaFileOutput,
+  readMediaFile,
+} from './read-media-file.js';
 export { ToolError, toErrorInfo, toolError } from './tool-error.js';
 export type { ToolInputs } from './tool-inputs.js';
 export type { TransferInput, TransferOutput } from './transfer.js';
