@@ -25,6 +25,7 @@ import {
   ttyFallback,
 } from './fallback-approval.js';
 import { McpToolset } from './mcp-toolset.js';
+import { outputJsonSchema } from './output-schemas.js';
 import type { PayloadTextOptions } from './payload-text.js';
 import { keepAlive } from './progress-keepalive.js';
 import { toolAnnotations } from './tool-annotations.js';
@@ -89,7 +90,8 @@ export function createMcpServer(toolset: FileSystemToolset, options: McpServerOp
   const memory = approval.memory ?? new ApprovalMemory();
   const server = new Server(
     { name: options.name ?? 'sandbox-approval', version: options.version ?? '0.1.0' },
-    { capabilities: { tools: {} }, instructions: instructionsFor(toolset) },
+    // listChanged: the tool list is fixed today, but clients learn they may be told when it changes.
+    { capabilities: { tools: { listChanged: true } }, instructions: instructionsFor(toolset) },
   );
 
   const fallback: ApprovalCallback =
@@ -142,12 +144,16 @@ export function createMcpServer(toolset: FileSystemToolset, options: McpServerOp
 
   let listed: Tool[] | undefined;
   server.setRequestHandler(ListToolsRequestSchema, () => {
-    listed ??= tools.listTools().map((t) => ({
-      name: t.name,
-      description: t.description,
-      inputSchema: inputJsonSchema(t.inputSchema),
-      annotations: toolAnnotations(t.name),
-    }));
+    listed ??= tools.listTools().map((t) => {
+      const outputSchema = outputJsonSchema(t.name);
+      return {
+        name: t.name,
+        description: t.description,
+        inputSchema: inputJsonSchema(t.inputSchema),
+        ...(outputSchema ? { outputSchema } : {}),
+        annotations: toolAnnotations(t.name),
+      };
+    });
     return { tools: listed };
   });
 
@@ -204,11 +210,15 @@ async function runGuarded(
   }
 }
 
-/** Tool input schema as MCP wants it: a JSON Schema object (zod 4's own conversion, input side). */
+/**
+ * Tool input schema as MCP wants it: a JSON Schema object (zod 4's own conversion, input side).
+ * Declared closed (additionalProperties: false) for clients and models; the server itself
+ * receives any extra key unchanged and the toolset refuses it by name.
+ */
 function inputJsonSchema(schema: z.ZodType): Tool['inputSchema'] {
   const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
   const { $schema: _drop, ...rest } = json;
-  return { ...rest, type: 'object' } as Tool['inputSchema'];
+  return { ...rest, type: 'object', additionalProperties: false } as Tool['inputSchema'];
 }
 
 /** Server instructions: what the model can reach (virtual paths only) and how changes are approved. */
