@@ -23,6 +23,7 @@ export {
 } from './fallback-approval.js';
 export { McpToolset } from './mcp-toolset.js';
 export { type PayloadTextOptions, payloadText } from './payload-text.js';
+export { narrowToRoots, ROOTS_MODES, type RootsMode } from './roots.js';
 export {
   FRAMING_BYTES,
   JSON_ESCAPE_FACTOR,

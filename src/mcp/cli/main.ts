@@ -65,6 +65,7 @@ export async function runCli(
     server = createMcpServer(toolset, {
       version: VERSION,
       ...(setup.tools ? { tools: setup.tools } : {}),
+      roots: setup.roots,
       approval: {
         mode: setup.approve,
         elicitation: setup.elicitation,
