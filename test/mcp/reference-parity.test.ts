@@ -170,4 +170,51 @@ describe('MCP: what the reference filesystem server offers, through the SDK clie
     const both = await call(s, 'read_file', { path: '/src/long.txt', head: 1, tail: 1 });
     expect(codeOf(both)).toBe('invalid_argument');
   });
+
+  it('move_file moves a directory: the approval lists what moves; a dry run moves nothing', async () => {
+    const dir = tempDir({ 'src/pkg/a.ts': 'a\n', 'src/pkg/inner/b.ts': 'b\n', 'docs/d.md': 'd\n' });
+    const s = await start(['--mount', `${dir}/src:/src:rw`, '--mount', `${dir}/docs:/docs:ro`], approveAll);
+    const preview = await call(s, 'move_file', {
+      source: '/src/pkg',
+      destination: '/src/lib/pkg2',
+      dryRun: true,
+    });
+    expect(preview.isError, textOf(preview)).toBe(true); // the destination's parent must exist
+    const dry = await call(s, 'move_file', { source: '/src/pkg', destination: '/src/pkg2', dryRun: true });
+    expect(dry.isError, textOf(dry)).toBeFalsy();
+    expect((dry.structuredContent as { payload: { entries: string[] } }).payload.entries).toEqual([
+      'a.ts',
+      'inner/',
+      'inner/b.ts',
+    ]);
+    expect(fs.existsSync(path.join(dir, 'src/pkg/a.ts'))).toBe(true);
+    const moved = await call(s, 'move_file', { source: '/src/pkg', destination: '/src/pkg2' });
+    expect(moved.isError, textOf(moved)).toBeFalsy();
+    expect(s.asked).toHaveLength(1);
+    expect(s.asked[0]).toContain('Move the directory /src/pkg → /src/pkg2');
+    expect(s.asked[0]).toContain('inner/b.ts');
+    expect(fs.readFileSync(path.join(dir, 'src/pkg2/inner/b.ts'), 'utf8')).toBe('b\n');
+    expect(fs.existsSync(path.join(dir, 'src/pkg'))).toBe(false);
+    // Never out of a read-only mount, never into itself, never onto an existing path.
+    expect((await call(s, 'move_file', { source: '/docs', destination: '/src/docs' })).isError).toBe(true);
+    expect((await call(s, 'move_file', { source: '/src/pkg2', destination: '/src/pkg2/x' })).isError).toBe(
+      true,
+    );
+    fs.mkdirSync(path.join(dir, 'src/taken'));
+    expect(codeOf(await call(s, 'move_file', { source: '/src/pkg2', destination: '/src/taken' }))).toBe(
+      'invalid_argument',
+    );
+  });
+
+  it('a directory that changed while the person was looking is not moved (stale_approval)', async () => {
+    const dir = tempDir({ 'src/pkg/a.ts': 'a\n' });
+    const s = await start(['--mount', `${dir}/src:/src:rw`], () => {
+      fs.writeFileSync(path.join(dir, 'src/pkg/late.ts'), 'late\n');
+      return approveAll();
+    });
+    const r = await call(s, 'move_file', { source: '/src/pkg', destination: '/src/moved' });
+    expect(codeOf(r)).toBe('stale_approval');
+    expect(fs.existsSync(path.join(dir, 'src/pkg/late.ts'))).toBe(true);
+    expect(fs.existsSync(path.join(dir, 'src/moved'))).toBe(false);
+  });
 });
