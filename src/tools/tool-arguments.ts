@@ -31,7 +31,7 @@ export function parseToolArguments(tool: AnyTool, args: unknown): ParsedArgument
     const known = new Set(Object.keys(schema.shape));
     const unknown = Object.keys(value).filter((k) => !known.has(k));
     if (unknown.length > 0) {
-      const list = unknown.map((k) => `"${k}"`).join(', ');
+      const list = unknown.map((k) => JSON.stringify(k)).join(', ');
       throw toolError(
         'invalid_argument',
         `Unknown argument${unknown.length === 1 ? '' : 's'} for ${tool.name}: ${list}. Accepted: ${[...known].join(', ')}.`,
