@@ -22,7 +22,7 @@ const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
   'base64',
 );
-const lines = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
+const lines = (n: number) => `${Array.from({ length: n }, (_, i) => `line ${i + 1}`).join('\n')}\n`;
 const project = () =>
   tempDir({ 'src/a.ts': 'const a = 1;\nconst b = 2;\n', 'src/long.txt': lines(50), 'img/dot.png': PNG });
 const mounts = (dir: string) => ['--mount', `${dir}/src:/src:rw`, '--mount', `${dir}/img:/img:ro`];
