@@ -90,7 +90,9 @@ export async function benchMcpVsReference(
   const reference = await connect([REFERENCE, root]);
   const rows: Row[] = [];
   try {
-    for (const [lines, target] of options.editSizes.map((n) => [n, n >= 100_000 ? 0.5 : 1] as const)) {
+    for (const lines of options.editSizes) {
+      // The targets are set for these sizes; other sizes (the --quick run) are reported without one.
+      const target = lines === 10_000 ? 1 : lines === 200_000 ? 0.5 : undefined;
       for (const name of ['ref.ts', 'ours.ts']) fs.writeFileSync(path.join(root, name), sourceFile(lines));
       const middle = Math.floor(lines / 2) - (Math.floor(lines / 2) % 10 === 9 ? 1 : 0);
       const original = `  const value${middle} = compute(${middle}, "item-${middle}");`;
@@ -125,7 +127,13 @@ export async function benchMcpVsReference(
       () => must(reference, 'list_directory', { path: flat }),
       () => must(ours, 'list_files', { path: '/flat', pattern: '*' }),
     );
-    rows.push(row(`MCP vs reference: flat listing of ${options.listFiles.toLocaleString('en')} files`, m, 1));
+    rows.push(
+      row(
+        `MCP vs reference: flat listing of ${options.listFiles.toLocaleString('en')} files`,
+        m,
+        options.listFiles === 10_000 ? 1 : undefined,
+      ),
+    );
   } finally {
     await Promise.all([ours.close(), reference.close()]);
     fs.rmSync(dir, { recursive: true, force: true });
@@ -133,12 +141,14 @@ export async function benchMcpVsReference(
   return rows;
 }
 
-function row(name: string, m: { ref: number; ours: number; ratio: number }, target: number): Row {
+function row(name: string, m: { ref: number; ours: number; ratio: number }, target?: number): Row {
+  const ratio = `median of pair ratios ${m.ratio.toFixed(2)}×`;
   return {
     name,
     ms: m.ours,
     baseline: 'reference server-filesystem, same call',
     baselineMs: m.ref,
-    target: `≤ ${target}× — median of pair ratios ${m.ratio.toFixed(2)}× ${m.ratio <= target ? '(met)' : '(NOT met)'}`,
+    target:
+      target === undefined ? ratio : `≤ ${target}× — ${ratio} ${m.ratio <= target ? '(met)' : '(NOT met)'}`,
   };
 }
