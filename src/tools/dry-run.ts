@@ -62,10 +62,15 @@ export function dryRunOutcome(result: ApprovalResult, approvalRequired: boolean)
     };
   }
   if (result.status !== 'needs_approval') {
-    // Nothing to review (e.g. a directory that already exists): the call would change nothing.
+    // No payload even with approvals forced (e.g. a directory that already exists): nothing to review.
     return {
       ok: true,
-      data: { dry_run: true, approval_required: false, description: 'Nothing would change.' },
+      data: {
+        dry_run: true,
+        approval_required: false,
+        description:
+          'The call would run without asking, and there is nothing to review for it. Nothing was changed.',
+      },
     };
   }
   const payload = result.payload;
