@@ -1,6 +1,7 @@
 import { formatFidelityTable, runEditFidelity } from './edit-fidelity/index.js';
 import { benchEditTools } from './edit-tools.js';
 import { benchMcpRoundTrip } from './mcp-bench.js';
+import { benchMcpVsReference } from './mcp-vs-reference.js';
 import { formatTable } from './measure.js';
 import {
   benchApprovalOverhead,
@@ -23,6 +24,10 @@ const rows = [
   ...(await benchPagerFirstScreen(quick ? 10_000 : 100_000, runs)),
   ...(await benchApprovalOverhead(quick ? 20 : 200)),
   ...(await benchMcpRoundTrip(quick ? [1_000] : [1_000, 20_000], runs)),
+  ...(await benchMcpVsReference(
+    quick ? { editSizes: [2_000], listFiles: 1_000 } : { editSizes: [10_000, 200_000], listFiles: 10_000 },
+    runs,
+  )),
 ];
 console.log(formatTable(rows));
 console.log('');

@@ -24,9 +24,9 @@ export {
   type DeferredApprovalRecord,
   type DeferredApprovalStore,
   DeferredApprovals,
+  type DeferredApprovalsOptions,
   type DeferredEntry,
   type DeferredTombstone,
-  type DeferredApprovalsOptions,
   JsonFileDeferredStore,
   MemoryDeferredStore,
   type SandboxApprovalData,
@@ -77,15 +77,18 @@ export {
 export { type DeriveOptions, Sandbox, type SandboxOptions } from './sandbox/sandbox.js';
 export type { ChangeRecord } from './tools/change-journal.js';
 export type { CreateDirectoryInput, CreateDirectoryOutput } from './tools/create-directory.js';
+export type { DryRunOutput } from './tools/dry-run.js';
 export type { EditFileInput, EditFileOutput } from './tools/edit-file.js';
 export type { EditLinesInput, EditLinesOutput } from './tools/edit-lines.js';
 export { EMPTY_SHA256, type LatestFileState } from './tools/file-state.js';
 export { FileSystemToolset, type FileSystemToolsetOptions } from './tools/filesystem-toolset.js';
+export type { GetFileInfoInput, GetFileInfoOutput } from './tools/get-file-info.js';
 export { DEFAULT_LIMITS, type ToolLimits } from './tools/limits.js';
 export type { ListFilesInput, ListFilesOutput } from './tools/list-files.js';
 export type { PatchFileInput, PatchFileOutput } from './tools/patch-file.js';
 export type { ReadFileInput, ReadFileOutput } from './tools/read-file.js';
 export type { ReadManyFileEntry, ReadManyFilesInput, ReadManyFilesOutput } from './tools/read-many-files.js';
+export type { ReadMediaFileInput, ReadMediaFileOutput } from './tools/read-media-file.js';
 export type { ToolInputs } from './tools/tool-inputs.js';
 export type { TransferInput, TransferOutput } from './tools/transfer.js';
 export {

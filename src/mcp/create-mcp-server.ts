@@ -3,6 +3,7 @@ import {
   CallToolRequestSchema,
   type CallToolResult,
   ListToolsRequestSchema,
+  RootsListChangedNotificationSchema,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
@@ -25,8 +26,10 @@ import {
   ttyFallback,
 } from './fallback-approval.js';
 import { McpToolset } from './mcp-toolset.js';
+import { outputJsonSchema } from './output-schemas.js';
 import type { PayloadTextOptions } from './payload-text.js';
 import { keepAlive } from './progress-keepalive.js';
+import { narrowToRoots, type RootsMode, withSandbox } from './roots.js';
 import { toolAnnotations } from './tool-annotations.js';
 import { toCallToolResult } from './tool-result.js';
 
@@ -65,6 +68,11 @@ export interface McpServerOptions {
   progressIntervalMs?: number;
   /** Where unexpected errors are logged in full (default: stderr; stdout is the protocol). */
   log?: (line: string) => void;
+  /**
+   * The client's roots: 'ignore' them (default), or 'narrow': the mounts are cut down to
+   * their intersection with the roots (never widened), and again whenever the roots change.
+   */
+  roots?: RootsMode;
 }
 
 const DEFAULT_ELICITATION_TIMEOUT_MS = 30 * 60_000;
@@ -89,7 +97,8 @@ export function createMcpServer(toolset: FileSystemToolset, options: McpServerOp
   const memory = approval.memory ?? new ApprovalMemory();
   const server = new Server(
     { name: options.name ?? 'sandbox-approval', version: options.version ?? '0.1.0' },
-    { capabilities: { tools: {} }, instructions: instructionsFor(toolset) },
+    // listChanged: the tool list is fixed today, but clients learn they may be told when it changes.
+    { capabilities: { tools: { listChanged: true } }, instructions: instructionsFor(toolset) },
   );
 
   const fallback: ApprovalCallback =
@@ -140,14 +149,21 @@ export function createMcpServer(toolset: FileSystemToolset, options: McpServerOp
     ...(approval.onEvent ? { onEvent: approval.onEvent } : {}),
   });
 
+  const rootsReady =
+    options.roots === 'narrow' ? followRoots(server, tools, toolset, log) : Promise.resolve();
+
   let listed: Tool[] | undefined;
   server.setRequestHandler(ListToolsRequestSchema, () => {
-    listed ??= tools.listTools().map((t) => ({
-      name: t.name,
-      description: t.description,
-      inputSchema: inputJsonSchema(t.inputSchema),
-      annotations: toolAnnotations(t.name),
-    }));
+    listed ??= tools.listTools().map((t) => {
+      const outputSchema = outputJsonSchema(t.name);
+      return {
+        name: t.name,
+        description: t.description,
+        inputSchema: inputJsonSchema(t.inputSchema),
+        ...(outputSchema ? { outputSchema } : {}),
+        annotations: toolAnnotations(t.name),
+      };
+    });
     return { tools: listed };
   });
 
@@ -157,6 +173,8 @@ export function createMcpServer(toolset: FileSystemToolset, options: McpServerOp
     signals.set(toolCallId, extra.signal);
     const stopProgress = keepAlive(extra, options.progressIntervalMs ?? DEFAULT_PROGRESS_INTERVAL_MS);
     try {
+      // With roots opted in, no call runs before the sandbox is narrowed to them.
+      await rootsReady;
       const outcome = await runGuarded(() => gated.callTool(name, args ?? {}, { toolCallId }), log);
       return toCallToolResult(name, outcome, approvalNotes.get(toolCallId));
     } finally {
@@ -167,6 +185,48 @@ export function createMcpServer(toolset: FileSystemToolset, options: McpServerOp
   });
 
   return server;
+}
+
+/**
+ * Narrows the served sandbox to the client's roots once the client is initialized,
+ * and again on roots/list_changed (always from the configured mounts, so a change
+ * of roots can shrink or restore access, never exceed the mounts). A client
+ * without roots keeps the mounts; a roots request that fails leaves no access.
+ */
+function followRoots(
+  server: Server,
+  tools: McpToolset,
+  toolset: FileSystemToolset,
+  log: (line: string) => void,
+): Promise<void> {
+  const narrow = async () => {
+    try {
+      const { roots } = await server.listRoots();
+      const narrowed = narrowToRoots(toolset.sandbox, roots);
+      tools.replaceInner(withSandbox(toolset, narrowed));
+      log(
+        `sandbox-approval: narrowed to the client's roots: read ${narrowed.readableRoots.join(', ') || '(none)'}; write ${narrowed.writableRoots.join(', ') || '(none)'}`,
+      );
+    } catch (error) {
+      tools.replaceInner(withSandbox(toolset, toolset.sandbox.derive({})));
+      log(
+        `sandbox-approval: could not get the client's roots (${error instanceof Error ? error.message : String(error)}); nothing is accessible`,
+      );
+    }
+  };
+  server.setNotificationHandler(RootsListChangedNotificationSchema, () => narrow());
+  return new Promise((resolve) => {
+    server.oninitialized = () => {
+      if (!server.getClientCapabilities()?.roots) {
+        log(
+          'sandbox-approval: --roots narrow, but the client has no roots: serving the mounts as configured',
+        );
+        resolve();
+        return;
+      }
+      void narrow().finally(resolve);
+    };
+  });
 }
 
 /** The approval layer throws for a refusal on the server's behalf or a quit at the terminal: both become results. */
@@ -204,11 +264,15 @@ async function runGuarded(
   }
 }
 
-/** Tool input schema as MCP wants it: a JSON Schema object (zod 4's own conversion, input side). */
+/**
+ * Tool input schema as MCP wants it: a JSON Schema object (zod 4's own conversion, input side).
+ * Declared closed (additionalProperties: false) for clients and models; the server itself
+ * receives any extra key unchanged and the toolset refuses it by name.
+ */
 function inputJsonSchema(schema: z.ZodType): Tool['inputSchema'] {
   const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
   const { $schema: _drop, ...rest } = json;
-  return { ...rest, type: 'object' } as Tool['inputSchema'];
+  return { ...rest, type: 'object', additionalProperties: false } as Tool['inputSchema'];
 }
 
 /** Server instructions: what the model can reach (virtual paths only) and how changes are approved. */

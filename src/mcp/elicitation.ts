@@ -73,11 +73,21 @@ export function approvalElicitation(
       `Approve this ${toolName} call?`,
       '',
       payloadText(request, options),
+      ...movedEntries(payload),
       '',
       `(Remember choices: ${scopes.join(', ')}.)`,
     ].join('\n'),
     requestedSchema: REQUESTED_SCHEMA,
   };
+}
+
+/** A directory move's payload lists what moves: shown after the move itself (at most 50 lines). */
+function movedEntries(payload: ApprovalRequest['payload']): string[] {
+  const { entries, entryCount } = payload as { entries?: unknown; entryCount?: unknown };
+  if (!Array.isArray(entries) || typeof entryCount !== 'number') return [];
+  const shown = entries.slice(0, 50).map((e) => `  ${String(e)}`);
+  const more = entryCount - shown.length;
+  return ['', `${payload.description}:`, ...shown, ...(more > 0 ? [`  … ${more} more`] : [])];
 }
 
 /**

@@ -3,3 +3,4 @@ export { type ApprovalPolicy, ApprovalPolicySchema } from './approval-policy.js'
 export { createMcpServer, type McpApprovalOptions, type McpServerOptions } from './create-mcp-server.js';
 export { APPROVE_MODES, type ApproveMode, type TtyFallbackOptions } from './fallback-approval.js';
 export { type PayloadTextOptions, payloadText } from './payload-text.js';
+export type { RootsMode } from './roots.js';

@@ -19,11 +19,11 @@ type AnyTool = SandboxTool<any, any>;
  * anywhere else. Implements the approval layer's InnerToolset.
  */
 export class McpToolset implements InnerToolset {
-  readonly inner: FileSystemToolset;
+  private current: FileSystemToolset;
   private readonly order: string[];
 
   constructor(inner: FileSystemToolset, names?: readonly string[]) {
-    this.inner = inner;
+    this.current = inner;
     const all = inner.listTools().map((t) => t.name);
     const unknown = (names ?? []).filter((n) => !all.includes(n));
     if (unknown.length > 0) {
@@ -35,8 +35,17 @@ export class McpToolset implements InnerToolset {
     this.order = names ? all.filter((n) => names.includes(n)) : all;
   }
 
+  get inner(): FileSystemToolset {
+    return this.current;
+  }
+
   get sandbox(): Sandbox {
-    return this.inner.sandbox;
+    return this.current.sandbox;
+  }
+
+  /** Serves the same tools (and state) through another view, e.g. the sandbox narrowed to the client's roots. */
+  replaceInner(view: FileSystemToolset): void {
+    this.current = view;
   }
 
   listTools(): AnyTool[] {

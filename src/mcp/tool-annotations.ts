@@ -8,6 +8,8 @@ const ANNOTATIONS: Record<string, ToolAnnotations> = {
   read_file: { title: 'Read file', readOnlyHint: true },
   read_many_files: { title: 'Read several files', readOnlyHint: true },
   list_files: { title: 'List files', readOnlyHint: true },
+  get_file_info: { title: 'File info', readOnlyHint: true },
+  read_media_file: { title: 'Read image or audio', readOnlyHint: true },
   write_file: { title: 'Write file', readOnlyHint: false, destructiveHint: true, idempotentHint: true },
   edit_file: { title: 'Edit file', readOnlyHint: false, destructiveHint: true },
   patch_file: { title: 'Patch file', readOnlyHint: false, destructiveHint: true },

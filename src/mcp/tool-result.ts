@@ -22,14 +22,39 @@ export function toCallToolResult(name: string, outcome: ToolOutcome, approvalNot
   const data = outcome.data as Record<string, unknown>;
   // A note the person gave with their approval is for the model too.
   const note = approvalNote ? `\nThe user approved this call and noted: "${approvalNote}"` : '';
+  if (name === 'read_media_file' && typeof data.data === 'string') return mediaResult(data);
   return {
     content: [{ type: 'text', text: `${resultText(name, data)}${note}` }],
     structuredContent: { ...data, ...(approvalNote ? { user_note: approvalNote } : {}) },
   };
 }
 
-/** read_file's content is given as plain text after its metadata; everything else as JSON. */
+/** An image or audio file as MCP media content; the bytes are sent once (not again in structuredContent). */
+function mediaResult(data: Record<string, unknown>): CallToolResult {
+  const { data: base64, ...meta } = data;
+  const mimeType = String(meta.mime_type);
+  const type = meta.kind === 'audio' ? 'audio' : 'image';
+  return {
+    content: [
+      { type, data: base64 as string, mimeType },
+      { type: 'text', text: JSON.stringify(meta) },
+    ],
+    structuredContent: meta,
+  };
+}
+
+/**
+ * read_file's content is given as plain text after its metadata; a dry run as
+ * its description and diff (as the reference server shows an edit preview);
+ * everything else as JSON.
+ */
 function resultText(name: string, data: Record<string, unknown>): string {
+  if (data.dry_run === true) {
+    const head = `Dry run (nothing was changed): ${String(data.description)}`;
+    return typeof data.diff === 'string'
+      ? `${head}\n${data.diff}`
+      : `${head}\n${JSON.stringify(data.payload ?? {})}`;
+  }
   if (name === 'read_file' && typeof data.content === 'string') {
     const { content, ...meta } = data;
     return `${JSON.stringify(meta)}\n${content}`;

@@ -20,7 +20,7 @@ export interface LoadedFile {
 }
 
 /** Largest file a tool may load under this mount. */
-function maxBytesFor(ctx: ToolContext, resolved: ResolvedPath): number {
+export function maxBytesFor(ctx: ToolContext, resolved: ResolvedPath): number {
   // The name's mount and the mount the path really leads to (through links) both limit it.
   const own = resolved.mount.maxFileBytes ?? ctx.limits.maxFileBytes;
   return Math.min(own, resolved.target?.mount.maxFileBytes ?? ctx.limits.maxFileBytes);

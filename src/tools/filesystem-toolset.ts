@@ -1,4 +1,3 @@
-import type { z } from 'zod';
 import type { ApprovalConfig } from '../approval/config.js';
 import type { ApprovalResult } from '../approval/types.js';
 import { LineHashCache } from '../edit/line-hash-cache.js';
@@ -9,14 +8,18 @@ import { ChangeJournal, type ChangeRecord } from './change-journal.js';
 import { copyFile } from './copy-file.js';
 import { createDirectory } from './create-directory.js';
 import { deleteFile } from './delete-file.js';
+import { dryRunOutcome, previewSandbox } from './dry-run.js';
 import { editFile } from './edit-file.js';
 import { editLines } from './edit-lines.js';
+import { getFileInfo } from './get-file-info.js';
 import { DEFAULT_LIMITS, type ToolLimits } from './limits.js';
 import { listFiles } from './list-files.js';
 import { moveFile } from './move-file.js';
 import { patchFile } from './patch-file.js';
 import { readFile } from './read-file.js';
 import { readManyFiles } from './read-many-files.js';
+import { readMediaFile } from './read-media-file.js';
+import { exposedTool, parseToolArguments } from './tool-arguments.js';
 import { toErrorInfo, toolError } from './tool-error.js';
 import type { SandboxTool, ToolCallContext, ToolContext, ToolName, ToolOutcome } from './types.js';
 import { undoLastChange } from './undo.js';
@@ -38,6 +41,8 @@ export const BUILTIN_TOOLS: Record<ToolName, AnyTool> = {
   copy_file: copyFile,
   read_many_files: readManyFiles,
   create_directory: createDirectory,
+  get_file_info: getFileInfo,
+  read_media_file: readMediaFile,
 };
 
 export interface FileSystemToolsetOptions {
@@ -73,7 +78,7 @@ export class FileSystemToolset {
         `Unknown tool name${unknown.length === 1 ? '' : 's'} in options.tools: ${unknown.join(', ')}. Built-in tools: ${Object.keys(BUILTIN_TOOLS).join(', ')}.`,
       );
     }
-    this.tools = new Map(names.map((n) => [n, BUILTIN_TOOLS[n]]));
+    this.tools = new Map(names.map((n) => [n, exposedTool(BUILTIN_TOOLS[n])]));
   }
 
   listTools(): AnyTool[] {
@@ -84,11 +89,15 @@ export class FileSystemToolset {
     return this.tools.get(name);
   }
 
-  /** Runs a tool. Expected failures (bad arguments, sandbox refusals, stale state) come back as `ok: false`. */
+  /**
+   * Runs a tool. Expected failures (bad arguments, sandbox refusals, stale state) come back as `ok: false`.
+   * With `dryRun: true` a writing tool changes nothing and returns the payload the person would review.
+   */
   async callTool(name: string, args: unknown, call: ToolCallContext = {}): Promise<ToolOutcome> {
     try {
       const tool = this.requireTool(name);
-      const input = this.parseArgs(tool, args);
+      const { input, dryRun } = parseToolArguments(tool, args);
+      if (dryRun) return await this.preview(tool, input, call);
       return { ok: true, data: await tool.execute(input, this.context(call)) };
     } catch (error) {
       return { ok: false, error: toErrorInfo(error) };
@@ -109,7 +118,15 @@ export class FileSystemToolset {
     let result: ApprovalResult;
     try {
       const tool = this.requireTool(name);
-      result = await tool.needsApproval(this.parseArgs(tool, args), this.context(call));
+      const { input, dryRun } = parseToolArguments(tool, args);
+      // A dry run changes nothing, so nobody is asked; a call that would be blocked still is.
+      if (dryRun) {
+        const preview = await this.preview(tool, input, call);
+        return preview.ok
+          ? { status: 'pre_approved' }
+          : { status: 'blocked', reason: preview.error.message, error: preview.error };
+      }
+      result = await tool.needsApproval(input, this.context(call));
     } catch (error) {
       const info = toErrorInfo(error);
       return { status: 'blocked', reason: info.message, error: info };
@@ -174,38 +191,14 @@ export class FileSystemToolset {
     return tool;
   }
 
-  private parseArgs(tool: AnyTool, args: unknown): unknown {
-    const parsed = tool.inputSchema.safeParse(args ?? {});
-    if (parsed.success) {
-      const bad = illFormedField(parsed.data);
-      if (bad !== undefined)
-        throw toolError(
-          'invalid_argument',
-          `Invalid arguments for ${tool.name}: ${bad} contains a lone UTF-16 surrogate, which cannot be written as shown (it would become U+FFFD). Nothing was written; send well-formed text.`,
-          { details: { fields: [bad] } },
-        );
-      return parsed.data;
-    }
-    throw invalidArguments(tool.name, parsed.error);
+  /** A dry run: the approval payload, computed as if every mount asked, and whether the real call would ask. */
+  private async preview(tool: AnyTool, input: unknown, call: ToolCallContext): Promise<ToolOutcome> {
+    const real = await tool.needsApproval(input, this.context(call));
+    if (real.status !== 'pre_approved') return dryRunOutcome(real, real.status === 'needs_approval');
+    const shown = await tool.needsApproval(input, {
+      ...this.context(call),
+      sandbox: previewSandbox(this.sandbox),
+    });
+    return dryRunOutcome(shown, false);
   }
-}
-
-function invalidArguments(toolName: string, error: z.ZodError) {
-  const fields = error.issues.map((i) => `${i.path.length ? i.path.join('.') : '(arguments)'}: ${i.message}`);
-  return toolError('invalid_argument', `Invalid arguments for ${toolName}: ${fields.join('; ')}.`, {
-    details: { fields },
-  });
-}
-
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
-/** The first string field (dotted path) that is not well-formed UTF-16, if any. */
-function illFormedField(value: unknown, at = ''): string | undefined {
-  if (typeof value === 'string') return LONE_SURROGATE.test(value) ? at || '(arguments)' : undefined;
-  if (value === null || typeof value !== 'object') return undefined;
-  for (const [k, v] of Object.entries(value)) {
-    const found = illFormedField(v, at ? `${at}.${k}` : k);
-    if (found !== undefined) return found;
-  }
-  return undefined;
 }

@@ -6,6 +6,8 @@ export interface ToolLimits {
   readMaxChars: number;
   /** Largest file any tool will load, when the mount sets no maxFileBytes. */
   maxFileBytes: number;
+  /** read_media_file: largest image/audio file returned (base64 grows it by a third). */
+  mediaMaxBytes: number;
   /** list_files: max entries returned. */
   listMaxEntries: number;
   /** Time budget for approval-payload diffs before falling back to a coarse diff. */
@@ -18,6 +20,7 @@ export const DEFAULT_LIMITS: ToolLimits = {
   readMaxLines: 2_000,
   readMaxChars: 50_000,
   maxFileBytes: 64 * 1024 * 1024,
+  mediaMaxBytes: 5 * 1024 * 1024,
   listMaxEntries: 1_000,
   diffTimeBudgetMs: 300,
   journalBudgetBytes: 32 * 1024 * 1024,

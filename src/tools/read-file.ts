@@ -17,6 +17,8 @@ export const ReadFileInput = z.object({
     .boolean()
     .optional()
     .describe('Prefix each line with "LINE#HASH|" anchors for edit_lines (default false).'),
+  head: z.number().int().min(1).optional().describe('Only the first N lines (instead of offset/limit).'),
+  tail: z.number().int().min(1).optional().describe('Only the last N lines (instead of offset/limit).'),
 });
 export type ReadFileInput = z.infer<typeof ReadFileInput>;
 
@@ -78,7 +80,8 @@ export const readFile: SandboxTool<ReadFileInput, ReadFileOutput> = {
     const raw = file.text;
     const text = toModelText(raw);
     const total = countLines(text);
-    const start = input.offset ?? 1;
+    const window = headTail(input, total);
+    const start = window?.start ?? input.offset ?? 1;
     if (total > 0 && start > total) {
       throw toolError(
         'invalid_argument',
@@ -88,7 +91,10 @@ export const readFile: SandboxTool<ReadFileInput, ReadFileOutput> = {
         },
       );
     }
-    const maxLines = Math.min(input.limit ?? ctx.limits.readMaxLines, ctx.limits.readMaxLines);
+    const maxLines = Math.min(
+      window?.limit ?? input.limit ?? ctx.limits.readMaxLines,
+      ctx.limits.readMaxLines,
+    );
     const page = pickPage(text, start, total, maxLines, ctx.limits.readMaxChars);
     const endLine = start + page.lines - 1;
     const truncated = endLine < total || page.cut;
@@ -110,6 +116,18 @@ export const readFile: SandboxTool<ReadFileInput, ReadFileOutput> = {
     };
   },
 };
+
+/** head/tail as a start line and a line count; they replace offset/limit, so mixing them is refused. */
+function headTail(input: ReadFileInput, total: number): { start: number; limit: number } | undefined {
+  if (input.head === undefined && input.tail === undefined) return undefined;
+  if (input.head !== undefined && input.tail !== undefined)
+    throw toolError('invalid_argument', 'Pass head or tail, not both.');
+  if (input.offset !== undefined || input.limit !== undefined)
+    throw toolError('invalid_argument', 'head/tail replace offset/limit: pass one or the other.');
+  if (input.head !== undefined) return { start: 1, limit: input.head };
+  const n = input.tail!;
+  return { start: Math.max(1, total - n + 1), limit: n };
+}
 
 /**
  * The page with LINE#HASH anchors. Line hashes come from the content-keyed cache

@@ -2,10 +2,12 @@ import type { CreateDirectoryInput } from './create-directory.js';
 import type { DeleteFileInput } from './delete-file.js';
 import type { EditFileInput } from './edit-file.js';
 import type { EditLinesInput } from './edit-lines.js';
+import type { GetFileInfoInput } from './get-file-info.js';
 import type { ListFilesInput } from './list-files.js';
 import type { PatchFileInput } from './patch-file.js';
 import type { ReadFileInput } from './read-file.js';
 import type { ReadManyFilesInput } from './read-many-files.js';
+import type { ReadMediaFileInput } from './read-media-file.js';
 import type { TransferInput } from './transfer.js';
 import type { WriteFileInput } from './write-file.js';
 
@@ -22,4 +24,6 @@ export interface ToolInputs {
   copy_file: TransferInput;
   read_many_files: ReadManyFilesInput;
   create_directory: CreateDirectoryInput;
+  get_file_info: GetFileInfoInput;
+  read_media_file: ReadMediaFileInput;
 }

@@ -21,6 +21,8 @@ export const TOOL_NAMES = [
   'copy_file',
   'read_many_files',
   'create_directory',
+  'get_file_info',
+  'read_media_file',
 ] as const;
 export type ToolName = (typeof TOOL_NAMES)[number];
 

@@ -12,6 +12,8 @@ describe('adapter types', () => {
       offset?: number | undefined;
       limit?: number | undefined;
       hashes?: boolean | undefined;
+      head?: number | undefined;
+      tail?: number | undefined;
     }>();
     expectTypeOf<EditFileInput>().toEqualTypeOf<{
       path: string;

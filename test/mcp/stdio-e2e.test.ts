@@ -35,11 +35,13 @@ describe('sandbox-approval mcp over stdio (SDK Client, child process)', () => {
         'delete_file',
         'edit_file',
         'edit_lines',
+        'get_file_info',
         'list_files',
         'move_file',
         'patch_file',
         'read_file',
         'read_many_files',
+        'read_media_file',
         'write_file',
       ].sort(),
     );

@@ -5,6 +5,7 @@ import type { MountInput } from '../../sandbox/config.js';
 import { Sandbox } from '../../sandbox/sandbox.js';
 import { type ApprovalPolicy, ApprovalPolicySchema } from '../approval-policy.js';
 import { APPROVE_MODES, type ApproveMode } from '../fallback-approval.js';
+import { ROOTS_MODES, type RootsMode } from '../roots.js';
 import { type CliOptions, CliUsageError } from './parse-args.js';
 
 /** The config file: the Sandbox config (mounts, validated by the Sandbox's own schema) plus server settings. */
@@ -15,6 +16,7 @@ const ConfigFileSchema = z
     /** A policy object, or the path of a policy file (relative to the config file). */
     policy: z.union([ApprovalPolicySchema, z.string().min(1)]).optional(),
     tools: z.array(z.string().min(1)).optional(),
+    roots: z.enum(ROOTS_MODES).optional(),
   })
   .strict();
 
@@ -24,6 +26,7 @@ export interface ServerSetup {
   policy?: ApprovalPolicy;
   tools?: string[];
   elicitation: boolean;
+  roots: RootsMode;
 }
 
 const issues = (error: z.ZodError) =>
@@ -93,5 +96,6 @@ export function loadSetup(options: CliOptions, cwd = process.cwd()): ServerSetup
     ...(policy ? { policy } : {}),
     ...(tools ? { tools } : {}),
     elicitation: options.elicitation,
+    roots: options.roots ?? fromFile.roots ?? 'ignore',
   };
 }

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { SandboxError } from '../../sandbox/errors.js';
 import { FileSystemToolset } from '../../tools/filesystem-toolset.js';
 import { createMcpServer } from '../create-mcp-server.js';
+import { messageLimitFor, SizedStdioServerTransport } from '../sized-stdio-transport.js';
 import { loadSetup } from './load-config.js';
 import { CliUsageError, HELP, parseArgs } from './parse-args.js';
 
@@ -59,11 +59,13 @@ export async function runCli(
     throw error;
   }
   let server: ReturnType<typeof createMcpServer>;
+  let toolset: FileSystemToolset;
   try {
-    const toolset = new FileSystemToolset(setup.sandbox);
+    toolset = new FileSystemToolset(setup.sandbox);
     server = createMcpServer(toolset, {
       version: VERSION,
       ...(setup.tools ? { tools: setup.tools } : {}),
+      roots: setup.roots,
       approval: {
         mode: setup.approve,
         elicitation: setup.elicitation,
@@ -81,7 +83,10 @@ export async function runCli(
   log(
     `serving MCP on stdio: mounts ${mounts}; approvals: elicitation when the client supports it, else ${setup.approve}`,
   );
-  const transport = new StdioServerTransport();
+  // Big enough for the largest file any mount accepts, whatever its JSON escaping: that write reaches
+  // the tool's own size check; anything larger is refused with an error instead of ending the server.
+  const largest = Math.max(...setup.sandbox.mounts.map((m) => m.maxFileBytes ?? toolset.limits.maxFileBytes));
+  const transport = new SizedStdioServerTransport({ maxMessageBytes: messageLimitFor(largest), log });
   const closed = new Promise<void>((resolve) => {
     transport.onclose = resolve;
     process.stdin.once('end', resolve);

@@ -1,5 +1,6 @@
 import type { MountInput } from '../../sandbox/config.js';
 import { APPROVE_MODES, type ApproveMode } from '../fallback-approval.js';
+import { ROOTS_MODES, type RootsMode } from '../roots.js';
 
 /** What the command line asks for; mounts and files are validated later, when loaded. */
 export interface CliOptions {
@@ -10,6 +11,7 @@ export interface CliOptions {
   policy?: string;
   tools?: string[];
   elicitation: boolean;
+  roots?: RootsMode;
 }
 
 /** A problem with the command line: printed with the usage hint, exit code 2. */
@@ -40,6 +42,8 @@ Options:
                                 Its rules apply in every mode, before anyone is asked.
   --tools a,b,c                 Expose only these tools (default: all).
   --no-elicitation              Never ask through the client; always use --approve.
+  --roots ignore|narrow         The client's roots: ignore them (default), or let them
+                                narrow the mounts (an intersection; never wider).
   -h, --help                    Show this help.
   -v, --version                 Show the version.
 
@@ -117,6 +121,13 @@ export function parseArgs(argv: readonly string[]): CliOptions {
           .map((t) => t.trim())
           .filter((t) => t !== '');
         break;
+      case '--roots': {
+        const mode = value(flag, inline);
+        if (!(ROOTS_MODES as readonly string[]).includes(mode))
+          throw new CliUsageError(`--roots must be one of ${ROOTS_MODES.join(', ')}; got "${mode}".`);
+        options.roots = mode as RootsMode;
+        break;
+      }
       case '--no-elicitation':
         options.elicitation = false;
         break;

@@ -1,0 +1,89 @@
+import { z } from 'zod';
+import type { ApprovalPayload } from '../approval/payloads.js';
+import type { ApprovalResult } from '../approval/types.js';
+import type { ResolvedPath, Sandbox } from '../sandbox/sandbox.js';
+import type { ToolOutcome } from './types.js';
+
+/** Tools that change the file system: each takes `dryRun` (the reference server's name for a preview). */
+export const WRITING_TOOLS: ReadonlySet<string> = new Set([
+  'write_file',
+  'edit_file',
+  'patch_file',
+  'edit_lines',
+  'delete_file',
+  'move_file',
+  'copy_file',
+  'create_directory',
+]);
+
+export const DRY_RUN_FIELD = {
+  dryRun: z
+    .boolean()
+    .optional()
+    .describe(
+      'true: change nothing; return the approval payload (diff, content, what moves) the user would be shown. Needs no approval.',
+    ),
+};
+
+/** What a dry run returns: the change as the person would review it, and whether they would be asked. */
+export interface DryRunOutput {
+  dry_run: true;
+  /** Whether the real call would ask the user (false on mounts that do not ask for writes). */
+  approval_required: boolean;
+  description: string;
+  /** The virtual path the change is about (absent when nothing would change). */
+  path?: string;
+  /** The unified diff, when the change has one. */
+  diff?: string;
+  /** The approval payload (absent when nothing would change). */
+  payload?: ApprovalPayload;
+}
+
+/**
+ * The sandbox as a dry run sees it: every mount asks for writes, so every
+ * writing tool builds its payload (the preview) even where the real call would
+ * be pre-approved. Resolution and policy are the sandbox's own.
+ */
+export function previewSandbox(sandbox: Sandbox): Sandbox {
+  const view = Object.create(sandbox) as Sandbox;
+  view.resolve = (virtualPath, access): ResolvedPath => {
+    const resolved = sandbox.resolve(virtualPath, access);
+    return { ...resolved, mount: { ...resolved.mount, writeApproval: true } };
+  };
+  return view;
+}
+
+/** A dry run's outcome from the tool's approval result computed on the preview sandbox. */
+export function dryRunOutcome(result: ApprovalResult, approvalRequired: boolean): ToolOutcome<DryRunOutput> {
+  if (result.status === 'blocked') {
+    return {
+      ok: false,
+      error: result.error ?? { code: 'approval_blocked', message: result.reason },
+    };
+  }
+  if (result.status !== 'needs_approval') {
+    // No payload even with approvals forced (e.g. a directory that already exists): nothing to review.
+    return {
+      ok: true,
+      data: {
+        dry_run: true,
+        approval_required: false,
+        description:
+          'The call would run without asking, and there is nothing to review for it. Nothing was changed.',
+      },
+    };
+  }
+  const payload = result.payload;
+  const diff = (payload as { unifiedDiff?: unknown }).unifiedDiff;
+  return {
+    ok: true,
+    data: {
+      dry_run: true,
+      approval_required: approvalRequired,
+      path: payload.path,
+      description: payload.description,
+      ...(typeof diff === 'string' ? { diff } : {}),
+      payload,
+    },
+  };
+}

@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import { DRY_RUN_FIELD, WRITING_TOOLS } from './dry-run.js';
+import { toolError } from './tool-error.js';
+import type { SandboxTool } from './types.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: tools of different input/output types live in one registry
+type AnyTool = SandboxTool<any, any>;
+
+/**
+ * A tool as every surface exposes it: writing tools take `dryRun`, and the
+ * schema keeps unknown keys (instead of silently dropping them) so that
+ * `parseToolArguments` can refuse them by name, whatever framework parsed first.
+ */
+export function exposedTool(tool: AnyTool): AnyTool {
+  const schema = tool.inputSchema;
+  if (!(schema instanceof z.ZodObject)) return tool;
+  const widened = WRITING_TOOLS.has(tool.name) ? schema.safeExtend(DRY_RUN_FIELD) : schema;
+  return { ...tool, inputSchema: widened.loose() };
+}
+
+export interface ParsedArguments {
+  input: unknown;
+  dryRun: boolean;
+}
+
+/** Validates a call's arguments: unknown keys are refused (named), `dryRun` is taken out of the input. */
+export function parseToolArguments(tool: AnyTool, args: unknown): ParsedArguments {
+  const schema = tool.inputSchema;
+  const value = args ?? {};
+  if (schema instanceof z.ZodObject && value !== null && typeof value === 'object' && !Array.isArray(value)) {
+    const known = new Set(Object.keys(schema.shape));
+    const unknown = Object.keys(value).filter((k) => !known.has(k));
+    if (unknown.length > 0) {
+      const list = unknown.map((k) => JSON.stringify(k)).join(', ');
+      throw toolError(
+        'invalid_argument',
+        `Unknown argument${unknown.length === 1 ? '' : 's'} for ${tool.name}: ${list}. Accepted: ${[...known].join(', ')}.`,
+        { details: { unknown, accepted: [...known] } },
+      );
+    }
+  }
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw invalidArguments(tool.name, parsed.error);
+  const bad = illFormedField(parsed.data);
+  if (bad !== undefined)
+    throw toolError(
+      'invalid_argument',
+      `Invalid arguments for ${tool.name}: ${bad} contains a lone UTF-16 surrogate, which cannot be written as shown (it would become U+FFFD). Nothing was written; send well-formed text.`,
+      { details: { fields: [bad] } },
+    );
+  const { dryRun, ...input } = parsed.data as Record<string, unknown>;
+  return { input, dryRun: dryRun === true };
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** The first string field (dotted path) that is not well-formed UTF-16, if any. */
+function illFormedField(value: unknown, at = ''): string | undefined {
+  if (typeof value === 'string') return LONE_SURROGATE.test(value) ? at || '(arguments)' : undefined;
+  if (value === null || typeof value !== 'object') return undefined;
+  for (const [k, v] of Object.entries(value)) {
+    const found = illFormedField(v, at ? `${at}.${k}` : k);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+function invalidArguments(toolName: string, error: z.ZodError) {
+  const fields = error.issues.map((i) => `${i.path.length ? i.path.join('.') : '(arguments)'}: ${i.message}`);
+  return toolError('invalid_argument', `Invalid arguments for ${toolName}: ${fields.join('; ')}.`, {
+    details: { fields },
+  });
+}
