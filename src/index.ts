@@ -3,3 +3,4 @@ export * from './approval/index.js';
 export * from './fs/index.js';
 export * from './sandbox/index.js';
 export * from './tools/index.js';
+export * from './staging/index.js';

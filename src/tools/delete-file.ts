@@ -4,7 +4,7 @@ import { ApprovalResult } from '../approval/types.js';
 import { withFileLock } from '../fs/file-lock.js';
 import { decodeText, type FileBytes } from '../fs/read-text.js';
 import { type ResolvedLink, resolveLink } from '../sandbox/symlink.js';
-import { loadBytes, removeFile, withLock } from './file-io.js';
+import { loadBytes, refuseStagedLink, removeFile, withLock } from './file-io.js';
 import { checkApprovedState } from './file-state.js';
 import { removeLink } from './link-io.js';
 import { countLines, firstLines } from './text-stats.js';
@@ -35,6 +35,7 @@ export const deleteFile: SandboxTool<DeleteFileInput, DeleteFileOutput> = {
     try {
       const link = resolveLink(ctx.sandbox, input.path, 'write');
       if (link) {
+        refuseStagedLink(ctx, link.virtualPath);
         if (!link.mount.writeApproval) return ApprovalResult.preApproved();
         return ApprovalResult.needsApproval({
           type: 'delete',
@@ -73,6 +74,7 @@ export const deleteFile: SandboxTool<DeleteFileInput, DeleteFileOutput> = {
 
   async execute(input, ctx) {
     const link = resolveLink(ctx.sandbox, input.path, 'write');
+    if (link) refuseStagedLink(ctx, link.virtualPath);
     if (link) return deleteLink(ctx, input.path, link);
     const first = ctx.sandbox.resolve(input.path, 'write');
     return withLock(first, async () => {
@@ -87,7 +89,7 @@ export const deleteFile: SandboxTool<DeleteFileInput, DeleteFileOutput> = {
           'stale_approval',
           `${resolved.virtualPath} changed while it was being deleted; nothing was deleted.`,
         );
-      await removeFile(resolved);
+      await removeFile(resolved, ctx);
       ctx.journal.record({
         toolName: 'delete_file',
         path: resolved.virtualPath,
