@@ -117,7 +117,11 @@ export async function applyGroup(ops: GroupOp[], hook?: StepHook): Promise<Group
         if (reason) return { ok: false, conflict: { path: op.virtualPath, reason } };
       }
       await hook?.('verified');
-      const journal = path.join(ops[0]!.realRoot, CHANGESET_JOURNAL_DIR, randomBytes(8).toString('hex'));
+      const journal = path.join(
+        ops[0]!.realRoot,
+        CHANGESET_JOURNAL_DIR,
+        `${process.pid}-${randomBytes(8).toString('hex')}`,
+      );
       await fs.mkdir(journal, { recursive: true });
       const dirs: string[] = [];
       for (const op of ops) if (op.final) await missingDirs(path.dirname(op.hostPath), op.realRoot, dirs);

@@ -21,14 +21,6 @@ function alive(pid: number): boolean {
   }
 }
 
-function youngerThan(dir: string, ms: number): boolean {
-  try {
-    return Date.now() - fs.statSync(dir).mtimeMs < ms;
-  } catch {
-    return false;
-  }
-}
-
 function readManifest(dir: string): JournalManifest | undefined {
   try {
     return JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as JournalManifest;
@@ -57,8 +49,9 @@ export function recoverChangeSetsSync(sandbox: Sandbox): RecoveryReport {
     for (const name of names) {
       const dir = path.join(base, name);
       const manifest = readManifest(dir);
-      if (manifest && alive(manifest.pid)) continue;
-      if (!manifest && youngerThan(dir, 60_000)) continue; // a live apply still writing its journal
+      // The directory is named <pid>-<random>: a live apply (this process's too) is left alone.
+      const pid = Number(name.split('-')[0]);
+      if (!Number.isInteger(pid) || alive(pid)) continue;
       if (manifest && fs.existsSync(path.join(dir, 'committed'))) {
         for (const entry of manifest.entries) {
           if (entry.temp) {
