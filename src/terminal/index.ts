@@ -22,6 +22,7 @@ export { choiceLine, previewSize, questionFor } from './prompt-parts.js';
 export { renderPayload } from './render-payload.js';
 export { numbered, numberedSource, overwriteWarning, renderWrite } from './render-write.js';
 export type { Rendered } from './rendered.js';
+export * from './review/index.js';
 export { fitWidth, sanitizeLine, sanitizeLines, shiftLeft } from './sanitize.js';
 export {
   colorWanted,
