@@ -285,3 +285,4 @@ export async function answerApprovals(
 }
 
 export * from './ai-sdk-ui.js';
+export * from './ai-sdk-review.js';

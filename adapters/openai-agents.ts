@@ -190,3 +190,4 @@ export async function runWithApprovals(
 
 export { type SandboxEditorOptions, sandboxEditor } from './openai-agents-editor.js';
 export { RunState };
+export * from './openai-agents-review.js';

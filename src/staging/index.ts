@@ -26,4 +26,10 @@ export {
 export { applyHunks, computeHunks, type Hunk, revertHunks, splitLines } from './hunks.js';
 export { type RecoveryReport, recoverChangeSets, recoverChangeSetsSync } from './recover.js';
 export { type Reviewer, StagingArea } from './staging-area.js';
+export {
+  SUBMIT_CHANGES_DESCRIPTION,
+  SUBMIT_CHANGES_NAME,
+  SubmitChangesInput,
+  submitChanges,
+} from './submit-changes.js';
 export { summarize } from './summary.js';

@@ -7,7 +7,7 @@ import { StagingOverlay } from './overlay.js';
 import { stagedSandbox } from './staged-sandbox.js';
 
 /** Anyone who reviews a change set: a terminal screen, a web page, an MCP elicitation, a test. */
-export type Reviewer = (set: ChangeSet) => Promise<ReviewDecisions>;
+export type Reviewer = (set: ChangeSet, context?: { summary?: string }) => Promise<ReviewDecisions>;
 
 /**
  * The staged state of one toolset: the overlay its tools write to, the sandbox
