@@ -284,5 +284,5 @@ export async function answerApprovals(
   return { role: 'tool', content } as ModelMessage;
 }
 
-export * from './ai-sdk-ui.js';
 export * from './ai-sdk-review.js';
+export * from './ai-sdk-ui.js';
