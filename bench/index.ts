@@ -8,6 +8,7 @@ import {
   benchPagerFirstScreen,
   benchPayloadDiff,
 } from './other-benches.js';
+import { benchReview } from './review.js';
 
 /**
  * `npm run bench`: every number is a median of several runs, printed as a ratio
@@ -23,6 +24,7 @@ const rows = [
   ...(await benchPagerFirstScreen(quick ? 10_000 : 100_000, runs)),
   ...(await benchApprovalOverhead(quick ? 20 : 200)),
   ...(await benchMcpRoundTrip(quick ? [1_000] : [1_000, 20_000], runs)),
+  ...(await benchReview(quick ? 10 : 50, 100, runs)),
 ];
 console.log(formatTable(rows));
 console.log('');

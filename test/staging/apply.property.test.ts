@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { diffLines } from 'diff';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { FileDecision, ReviewDecisions } from '../../src/staging/decisions.js';
@@ -158,7 +159,7 @@ describe('apply of a reviewed change set (property)', () => {
 });
 
 describe('hunks (property)', () => {
-  it('base + accepted hunks = staged − rejected hunks, for any texts and any choice (300 cases)', () => {
+  it('minimal hunks; base + accepted hunks = staged − rejected hunks, for any texts and any choice (300 cases)', () => {
     fc.assert(
       fc.property(
         text,
@@ -172,6 +173,15 @@ describe('hunks (property)', () => {
           expect(forward).toBe(revertHunks(staged, hunks, rejected));
           expect(applyHunks(base, hunks, new Set(hunks.map((h) => h.id)))).toBe(staged);
           expect(applyHunks(base, hunks, new Set())).toBe(base);
+          // Minimal, as the reference diff: the same number of changed lines as jsdiff's diffLines.
+          const reference = diffLines(base, staged).reduce(
+            (n, c) => n + (c.added || c.removed ? c.count : 0),
+            0,
+          );
+          expect(hunks.reduce((n, h) => n + h.removed.length + h.added.length, 0)).toBe(reference);
+          // Hunks never touch: between two hunks at least one line is kept.
+          for (let i = 1; i < hunks.length; i++)
+            expect(hunks[i]!.oldIndex).toBeGreaterThan(hunks[i - 1]!.oldIndex + hunks[i - 1]!.removed.length);
         },
       ),
       { numRuns: 300 },
