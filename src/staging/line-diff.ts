@@ -27,9 +27,10 @@ export function diffLineArrays(oldLines: readonly string[], newLines: readonly s
   if (start === endOld && start === endNew) return [];
   const ids = new Map<string, number>();
   const intern = (l: string) => {
-    let id = ids.get(l);
-    if (id === undefined) ids.set(l, (id = ids.size));
-    return id;
+    const known = ids.get(l);
+    if (known !== undefined) return known;
+    ids.set(l, ids.size);
+    return ids.size - 1;
   };
   const a = Int32Array.from(oldLines.slice(start, endOld), intern);
   const b = Int32Array.from(newLines.slice(start, endNew), intern);
