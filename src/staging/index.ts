@@ -23,6 +23,7 @@ export {
   type ReviewDecisions,
   ReviewDecisionsSchema,
 } from './decisions.js';
+export { hunkDiff } from './hunk-diff.js';
 export { applyHunks, computeHunks, type Hunk, revertHunks, splitLines } from './hunks.js';
 export { type RecoveryReport, recoverChangeSets, recoverChangeSetsSync } from './recover.js';
 export { type Reviewer, StagingArea } from './staging-area.js';

@@ -1,4 +1,4 @@
-export { fileBody, hunkDiff, renderScreen } from './render-review.js';
+export { fileBody, renderScreen } from './render-review.js';
 export {
   decisionsOf,
   type FileChoice,

@@ -1,12 +1,11 @@
 import type { ChangeSetFile } from '../../staging/change-set.js';
-import { splitLines } from '../../staging/hunks.js';
+import { hunkDiff } from '../../staging/hunk-diff.js';
 import { renderDiff } from '../diff-view.js';
 import { fitWidth, sanitizeLine } from '../sanitize.js';
 import { type Style, visibleLength } from '../style.js';
 import { cutPathMiddle } from '../title-fit.js';
 import { type FileChoice, type Mark, markOf, type ReviewState } from './review-state.js';
 
-const CONTEXT = 2;
 const MARKS: Record<Mark, string> = { all: '[✓]', none: '[✗]', some: '[~]', edited: '[e]' };
 
 const markText = (mark: Mark, style: Style) => {
@@ -16,30 +15,6 @@ const markText = (mark: Mark, style: Style) => {
 
 const stats = (f: ChangeSetFile, style: Style) =>
   `${style.green(`+${f.added}`)} ${style.red(`−${f.removed}`)}`;
-
-/** One hunk as a small unified diff (with a little context), for the shared diff renderer. */
-export function hunkDiff(file: ChangeSetFile, index: number): string {
-  const origin = file.sourceBase ?? file.base;
-  const lines = splitLines(origin.text ?? '');
-  const h = file.hunks[index]!;
-  const before = lines.slice(Math.max(0, h.oldIndex - CONTEXT), h.oldIndex);
-  const after = lines.slice(h.oldIndex + h.removed.length, h.oldIndex + h.removed.length + CONTEXT);
-  const out = [`--- a${file.movedFrom ?? file.path}`, `+++ b${file.path}`];
-  const oldCount = before.length + h.removed.length + after.length;
-  const newCount = before.length + h.added.length + after.length;
-  const oldStart = h.oldIndex - before.length + (oldCount ? 1 : 0);
-  const newStart = h.newIndex - before.length + (newCount ? 1 : 0);
-  out.push(`@@ -${oldStart},${oldCount} +${newStart},${newCount} @@`);
-  const put = (sign: string, line: string) => {
-    out.push(sign + line.replace(/\n$/, ''));
-    if (!line.endsWith('\n')) out.push('\\ No newline at end of file');
-  };
-  for (const l of before) put(' ', l);
-  for (const l of h.removed) put('-', l);
-  for (const l of h.added) put('+', l);
-  for (const l of after) put(' ', l);
-  return `${out.join('\n')}\n`;
-}
 
 export interface FileBody {
   lines: string[];
