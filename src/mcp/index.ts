@@ -23,4 +23,10 @@ export {
 } from './fallback-approval.js';
 export { McpToolset } from './mcp-toolset.js';
 export { type PayloadTextOptions, payloadText } from './payload-text.js';
+export {
+  decisionsFromReview,
+  type McpReviewOptions,
+  reviewElicitation,
+  submitChangesTool,
+} from './submit-changes.js';
 export { toCallToolResult } from './tool-result.js';
