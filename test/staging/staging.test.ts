@@ -145,3 +145,45 @@ async function rewriteJournalPid(dir: string): Promise<void> {
     fs.renameSync(path.join(base, name), path.join(base, name.replace(/^\d+-/, `${2 ** 22 + 12345}-`)));
   }
 }
+
+describe('staging mode: patch_file and edit_lines', () => {
+  it('patch against the staged content, then edit_lines by anchors from a staged hashed read', async () => {
+    const { dir, toolset, staging } = stagedProject({ 'p.txt': 'a\nb\nc\n' });
+    const first = ok<{ sha256: string }>(await toolset.callTool('read_file', { path: '/p.txt' }));
+    ok(
+      await toolset.callTool('patch_file', {
+        path: '/p.txt',
+        base_sha256: first.sha256,
+        unified_diff: '--- a/p.txt\n+++ b/p.txt\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n',
+      }),
+    );
+    const hashed = ok<{ content: string; sha256: string }>(
+      await toolset.callTool('read_file', { path: '/p.txt', hashes: true }),
+    );
+    const anchor = hashed.content.split('\n')[2]!.split('|')[0]!; // line 3: "c"
+    ok(
+      await toolset.callTool('edit_lines', {
+        path: '/p.txt',
+        operations: [{ op: 'replace_line', hash: anchor.split('#')[1], line: 3, content: 'C' }],
+      }),
+    );
+    // A stale base is refused as on disk (the staged content moved on).
+    const stale = await toolset.callTool('patch_file', {
+      path: '/p.txt',
+      base_sha256: first.sha256,
+      unified_diff: '--- a/p.txt\n+++ b/p.txt\n@@ -1,1 +1,1 @@\n-a\n+A\n',
+    });
+    expect(stale.ok).toBe(false);
+    expect(fs.readFileSync(path.join(dir, 'p.txt'), 'utf8')).toBe('a\nb\nc\n');
+    const set = staging.changeSet();
+    // Adjacent changed lines form one hunk.
+    expect(set.files[0]!.hunks.map((h) => [h.removed, h.added])).toEqual([
+      [
+        ['b\n', 'c\n'],
+        ['B\n', 'C\n'],
+      ],
+    ]);
+    expect((await staging.apply(decideAll(set, 'accept'))).ok).toBe(true);
+    expect(fs.readFileSync(path.join(dir, 'p.txt'), 'utf8')).toBe('a\nB\nC\n');
+  });
+});
