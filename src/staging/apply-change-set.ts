@@ -1,7 +1,15 @@
 import fs from 'node:fs/promises';
 import type { Sandbox } from '../sandbox/sandbox.js';
+import { toErrorInfo } from '../tools/tool-error.js';
 import type { ToolErrorInfo } from '../tools/types.js';
-import { applyGroup, type Expected, type GroupOp, type StepHook, type WrittenFile } from './apply-group.js';
+import {
+  ApplyInterrupted,
+  applyGroup,
+  type Expected,
+  type GroupOp,
+  type StepHook,
+  type WrittenFile,
+} from './apply-group.js';
 import { type BaseSide, type ChangeSet, type ChangeSetFile, sideBytes } from './change-set.js';
 import type { FileDecision, ReviewDecisions } from './decisions.js';
 import { applyHunks } from './hunks.js';
@@ -136,9 +144,18 @@ export async function applyChangeSet(
       }
     }
   } catch (error) {
-    return fail({ code: 'invalid_argument', message: (error as Error).message });
+    return fail(toErrorInfo(error));
   }
-  const result = await applyGroup(ops, options.hook);
+  let result: Awaited<ReturnType<typeof applyGroup>>;
+  try {
+    result = await applyGroup(ops, options.hook);
+  } catch (error) {
+    // After the commit point the journal finishes the set (recoverChangeSets): never "nothing applied".
+    if (error instanceof ApplyInterrupted) throw error;
+    // Failed before the commit point (rolled back): nothing was applied.
+    const info = toErrorInfo(error);
+    return fail({ ...info, message: `${info.message} Nothing was applied.` });
+  }
   if (!result.ok) {
     return fail({
       code: 'stale_approval',

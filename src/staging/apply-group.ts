@@ -3,6 +3,7 @@ import { constants } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { applyTempName, CHANGESET_JOURNAL_DIR } from '../fs/apply-names.js';
+import { type DirHandle, openDirectoryInside } from '../fs/dir-handle.js';
 import { withFileLock } from '../fs/file-lock.js';
 import { sha256Hex } from '../fs/state-tracker.js';
 
@@ -35,6 +36,18 @@ export interface JournalManifest {
   entries: { target: string; temp: string | null }[];
   /** Directories created for the group, outermost first (removed again on roll back). */
   dirs: string[];
+}
+
+/**
+ * An apply failed after its commit point: the set is committed and the journal
+ * completes it (recoverChangeSets, or the next toolset over the sandbox).
+ */
+export class ApplyInterrupted extends Error {
+  constructor(readonly reason: unknown) {
+    super(
+      `The change set was committed but could not be finished (${reason instanceof Error ? reason.message : String(reason)}); it will be completed by recoverChangeSets.`,
+    );
+  }
 }
 
 /** Test hook: called at each step of an apply (the crash test kills the process there). */
@@ -122,7 +135,15 @@ export async function applyGroup(ops: GroupOp[], hook?: StepHook): Promise<Group
         CHANGESET_JOURNAL_DIR,
         `${process.pid}-${randomBytes(8).toString('hex')}`,
       );
-      await fs.mkdir(journal, { recursive: true });
+      // Another apply may remove the (then empty) journal directory just now: try again.
+      for (let attempt = 0; ; attempt++) {
+        try {
+          await fs.mkdir(journal, { recursive: true });
+          break;
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || attempt >= 3) throw error;
+        }
+      }
       const dirs: string[] = [];
       for (const op of ops) if (op.final) await missingDirs(path.dirname(op.hostPath), op.realRoot, dirs);
       const manifest: JournalManifest = {
@@ -139,22 +160,64 @@ export async function applyGroup(ops: GroupOp[], hook?: StepHook): Promise<Group
       await fs.rename(path.join(journal, 'manifest.tmp'), path.join(journal, 'manifest.json'));
       await syncDir(journal);
       await hook?.('journal');
+      // Every parent is held open and verified inside its mount (created level by level when
+      // missing), and temps are written and renamed through it: a directory swapped for a
+      // symlink meanwhile cannot redirect a write.
+      const held = new Map<string, DirHandle>();
+      const parentOf = async (op: GroupOp, create: boolean): Promise<DirHandle | undefined> => {
+        const dir = path.dirname(op.hostPath);
+        const known = held.get(dir);
+        if (known) return known;
+        const handle = await openDirectoryInside(dir, op.realRoot, {
+          create,
+          displayPath: op.virtualPath,
+        }).catch((error) => {
+          if (create) throw error;
+          return undefined; // nothing there to delete
+        });
+        if (handle) held.set(dir, handle);
+        return handle;
+      };
       try {
-        for (const dir of dirs) await fs.mkdir(dir);
-        for (const [i, op] of ops.entries()) {
-          if (!op.final) continue;
-          await writeSynced(manifest.entries[i]!.temp!, op.final.data, op.final.mode, true);
-          await hook?.(`temp:${i}`);
+        try {
+          for (const [i, op] of ops.entries()) {
+            if (!op.final) continue;
+            const dir = (await parentOf(op, true))!;
+            await writeSynced(
+              dir.child(path.basename(manifest.entries[i]!.temp!)),
+              op.final.data,
+              op.final.mode,
+              true,
+            );
+            await hook?.(`temp:${i}`);
+          }
+        } catch (error) {
+          await rollBack(manifest, journal);
+          throw error;
         }
-      } catch (error) {
-        await rollBack(manifest, journal);
-        throw error;
+        await writeSynced(path.join(journal, 'committed'), '', 0o600, true);
+        await syncDir(journal);
+        await hook?.('committed');
+        try {
+          await finish();
+        } catch (error) {
+          throw new ApplyInterrupted(error);
+        }
+      } finally {
+        for (const dir of held.values()) await dir.close();
       }
-      await writeSynced(path.join(journal, 'committed'), '', 0o600, true);
-      await syncDir(journal);
-      await hook?.('committed');
-      await rollForward(manifest, hook);
-      await fs.rm(journal, { recursive: true, force: true });
+      async function finish() {
+        for (const [i, op] of ops.entries()) {
+          const dir = await parentOf(op, false);
+          const entry = manifest.entries[i]!;
+          if (dir && entry.temp)
+            await fs.rename(dir.child(path.basename(entry.temp)), dir.child(path.basename(op.hostPath)));
+          else if (dir) await fs.unlink(dir.child(path.basename(op.hostPath))).catch(ignoreMissing);
+          await hook?.(`renamed:${i}`);
+        }
+        for (const dir of held.values()) await dir.sync();
+      }
+      await removeJournal(journal);
       await hook?.('done');
       const written: WrittenFile[] = [];
       for (const op of ops) {
@@ -175,28 +238,19 @@ export async function applyGroup(ops: GroupOp[], hook?: StepHook): Promise<Group
   );
 }
 
-/** Renames every remaining temp over its target and deletes what is deleted (idempotent). */
-export async function rollForward(manifest: JournalManifest, hook?: StepHook): Promise<void> {
-  const parents = new Set<string>();
-  for (const [i, entry] of manifest.entries.entries()) {
-    parents.add(path.dirname(entry.target));
-    if (entry.temp) {
-      await fs.rename(entry.temp, entry.target).catch((error: NodeJS.ErrnoException) => {
-        if (error.code !== 'ENOENT') throw error; // already renamed by an earlier run
-      });
-    } else {
-      await fs.unlink(entry.target).catch((error: NodeJS.ErrnoException) => {
-        if (error.code !== 'ENOENT') throw error;
-      });
-    }
-    await hook?.(`renamed:${i}`);
-  }
-  for (const dir of parents) await syncDir(dir);
-}
+const ignoreMissing = (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'ENOENT') throw error;
+};
 
 /** Removes the temps and the directories created for them: the targets were never touched. */
 export async function rollBack(manifest: JournalManifest, journal: string): Promise<void> {
   for (const entry of manifest.entries) if (entry.temp) await fs.unlink(entry.temp).catch(() => undefined);
   for (const dir of [...manifest.dirs].reverse()) await fs.rmdir(dir).catch(() => undefined);
+  await removeJournal(journal);
+}
+
+/** Removes one journal, and the journal directory when no other apply is using it. */
+async function removeJournal(journal: string): Promise<void> {
   await fs.rm(journal, { recursive: true, force: true });
+  await fs.rmdir(path.dirname(journal)).catch(() => undefined);
 }

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { undoChangeSet } from '../../src/staging/apply-change-set.js';
 import { decideAll } from '../../src/staging/decisions.js';
 import { recoverChangeSets } from '../../src/staging/recover.js';
+import { tempDir } from '../helpers/temp-project.js';
 import { err, ok } from '../tools/fixture.js';
 import { snapshot, stagedProject } from './fixture.js';
 
@@ -122,12 +123,13 @@ describe('staging mode', () => {
     ok(await toolset.callTool('write_file', { path: '/b.txt', content: 'B\n' }));
     const set = staging.changeSet();
     class Stop extends Error {}
+    // A failure after the commit point (here: the hook throws, as a crash would stop it) leaves the journal.
     const stopAt = (step: string) => (s: string) => {
       if (s === step) throw new Stop(s);
     };
     // Interrupted (as a crash would) after the first rename: recovery must finish the set.
     await expect(staging.apply(decideAll(set, 'accept'), { hook: stopAt('renamed:0') })).rejects.toThrow(
-      Stop,
+      /committed but could not be finished/,
     );
     expect(snapshot(dir)['a.txt']).toBe('A\n');
     expect(snapshot(dir)['b.txt']).toBe('b\n');
@@ -185,5 +187,28 @@ describe('staging mode: patch_file and edit_lines', () => {
     ]);
     expect((await staging.apply(decideAll(set, 'accept'))).ok).toBe(true);
     expect(fs.readFileSync(path.join(dir, 'p.txt'), 'utf8')).toBe('a\nB\nC\n');
+  });
+});
+
+describe('apply through held directories', () => {
+  it('a parent directory swapped for a symlink to outside after staging: nothing is written anywhere', async () => {
+    const { dir, toolset, staging } = stagedProject({ 'sub/keep.txt': 'k\n', 'a.txt': 'a\n' });
+    const outside = tempDir({});
+    ok(await toolset.callTool('write_file', { path: '/a.txt', content: 'A\n' }));
+    ok(await toolset.callTool('write_file', { path: '/sub/x.txt', content: 'x\n' }));
+    const set = staging.changeSet();
+    // Swapped after the paths were resolved and the bases verified, before anything is written.
+    const result = await staging.apply(decideAll(set, 'accept'), {
+      hook: (step) => {
+        if (step !== 'journal') return;
+        fs.renameSync(path.join(dir, 'sub'), path.join(dir, 'moved-away'));
+        fs.symlinkSync(outside, path.join(dir, 'sub'));
+      },
+    });
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.error.code).toBe('path_not_in_sandbox');
+    expect(fs.readdirSync(outside)).toEqual([]);
+    expect(fs.readFileSync(path.join(dir, 'a.txt'), 'utf8')).toBe('a\n');
+    expect(fs.readdirSync(dir).filter((n) => n.startsWith('.'))).toEqual([]);
   });
 });
