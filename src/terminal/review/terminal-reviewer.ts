@@ -56,7 +56,7 @@ function currentText(c: FileChoice): string {
  * having no terminal rejects everything: nothing is applied unseen.
  */
 export function terminalReviewer(options: TerminalReviewerOptions = {}): Reviewer {
-  return async (set) => {
+  return async (set, context) => {
     const terminal = openTerminal(options);
     if (!terminal) {
       (options.notice ?? process.stderr).write(
@@ -78,7 +78,8 @@ export function terminalReviewer(options: TerminalReviewerOptions = {}): Reviewe
     const enter = () => screen.alternateScreen && output.write('\u001b[?1049h\u001b[?25l');
     const leave = () => screen.alternateScreen && output.write('\u001b[?25h\u001b[?1049l');
     const state = initialState(set);
-    let message = '';
+    // The agent's own summary, if it gave one, is shown until the first key.
+    let message = context?.summary ? `Agent: ${context.summary}` : '';
     let body: FileBody | undefined;
     const draw = () => {
       body =
