@@ -306,6 +306,7 @@ export async function answerApprovals(
 }
 
 export { type AiSdkGateOptions, aiSdkToolset, type DescribeApproval, gateAiSdkTools } from './ai-sdk-gate.js';
+export { type AiSdkReviewOptions, aiSdkReviewTools, reviewTurn } from './ai-sdk-review.js';
 export {
   approvalPart,
   approvalPayloadsOf,

@@ -191,3 +191,4 @@ export async function runWithApprovals(
 export { type SandboxEditorOptions, sandboxEditor } from './openai-agents-editor.js';
 export { RunState };
 export { gateOpenAIAgentsTools, openAIAgentsToolset } from './openai-agents-gate.js';
+export { type OpenAIAgentsReviewOptions, openAIAgentsReviewTools } from './openai-agents-review.js';

@@ -9,6 +9,7 @@ import {
   benchPagerFirstScreen,
   benchPayloadDiff,
 } from './other-benches.js';
+import { benchReview } from './review.js';
 
 /**
  * `npm run bench`: every number is a median of several runs, printed as a ratio
@@ -28,6 +29,7 @@ const rows = [
     quick ? { editSizes: [2_000], listFiles: 1_000 } : { editSizes: [10_000, 200_000], listFiles: 10_000 },
     runs,
   )),
+  ...(await benchReview(quick ? 10 : 50, 100, runs)),
 ];
 console.log(formatTable(rows));
 console.log('');

@@ -15,6 +15,12 @@ import { terminalApprover } from '../src/terminal/terminal-approver.js';
 import { FileSystemToolset } from '../src/tools/filesystem-toolset.js';
 import { runCommandTool } from './run-command-tool.js';
 
+// `npm run demo -- --review`: stage the agent's edits and review them all at once instead.
+if (process.argv.includes('--review')) {
+  await import('./review-demo.js');
+  process.exit(0);
+}
+
 const source = path.join(import.meta.dirname, 'sample-project');
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'sandbox-approval-demo-'));
 fs.cpSync(source, work, { recursive: true });

@@ -75,6 +75,26 @@ export {
   type SandboxErrorOptions,
 } from './sandbox/errors.js';
 export { type DeriveOptions, Sandbox, type SandboxOptions } from './sandbox/sandbox.js';
+export {
+  type AppliedChangeSet,
+  type ApplyResult,
+  applyChangeSet,
+  type FileOutcome,
+  type FileOutcomeKind,
+  undoChangeSet,
+} from './staging/apply-change-set.js';
+export type { ChangeSet, ChangeSetFile, ChangeStatus } from './staging/change-set.js';
+export {
+  decideAll,
+  type FileDecision,
+  FileDecisionSchema,
+  type ReviewDecisions,
+  ReviewDecisionsSchema,
+} from './staging/decisions.js';
+export type { Hunk } from './staging/hunks.js';
+export { type RecoveryReport, recoverChangeSets } from './staging/recover.js';
+export { type Reviewer, StagingArea } from './staging/staging-area.js';
+export { summarize } from './staging/summary.js';
 export type { ChangeRecord } from './tools/change-journal.js';
 export type { CreateDirectoryInput, CreateDirectoryOutput } from './tools/create-directory.js';
 export type { DryRunOutput } from './tools/dry-run.js';

@@ -30,6 +30,7 @@ import { outputJsonSchema } from './output-schemas.js';
 import type { PayloadTextOptions } from './payload-text.js';
 import { keepAlive } from './progress-keepalive.js';
 import { narrowToRoots, type RootsMode, withSandbox } from './roots.js';
+import { type McpReviewOptions, submitChangesTool } from './submit-changes.js';
 import { toolAnnotations } from './tool-annotations.js';
 import { toCallToolResult } from './tool-result.js';
 
@@ -73,6 +74,8 @@ export interface McpServerOptions {
    * their intersection with the roots (never widened), and again whenever the roots change.
    */
   roots?: RootsMode;
+  /** Review mode: writes are staged and the model calls `submit_changes` to have the person review them all. */
+  review?: McpReviewOptions | boolean;
 }
 
 const DEFAULT_ELICITATION_TIMEOUT_MS = 30 * 60_000;
@@ -94,6 +97,7 @@ export function createMcpServer(toolset: FileSystemToolset, options: McpServerOp
     throw new TypeError("createMcpServer: approval mode 'policy' needs `approval.policy`.");
   }
   const tools = new McpToolset(toolset, options.tools);
+  let review: ReturnType<typeof submitChangesTool> | undefined;
   const memory = approval.memory ?? new ApprovalMemory();
   const server = new Server(
     { name: options.name ?? 'sandbox-approval', version: options.version ?? '0.1.0' },
@@ -101,6 +105,8 @@ export function createMcpServer(toolset: FileSystemToolset, options: McpServerOp
     { capabilities: { tools: { listChanged: true } }, instructions: instructionsFor(toolset) },
   );
 
+  if (options.review)
+    review = submitChangesTool(server, toolset, options.review === true ? {} : options.review);
   const fallback: ApprovalCallback =
     approval.approve ??
     (mode === 'tty'
@@ -164,11 +170,12 @@ export function createMcpServer(toolset: FileSystemToolset, options: McpServerOp
         annotations: toolAnnotations(t.name),
       };
     });
-    return { tools: listed };
+    return { tools: review ? [...listed, review.tool] : listed };
   });
 
   server.setRequestHandler(CallToolRequestSchema, async (req, extra): Promise<CallToolResult> => {
     const { name, arguments: args } = req.params;
+    if (review && name === review.tool.name) return review.call(args);
     const toolCallId = `mcp-${String(extra.requestId)}`;
     signals.set(toolCallId, extra.signal);
     const stopProgress = keepAlive(extra, options.progressIntervalMs ?? DEFAULT_PROGRESS_INTERVAL_MS);

@@ -4,3 +4,4 @@ export { createMcpServer, type McpApprovalOptions, type McpServerOptions } from 
 export { APPROVE_MODES, type ApproveMode, type TtyFallbackOptions } from './fallback-approval.js';
 export { type PayloadTextOptions, payloadText } from './payload-text.js';
 export type { RootsMode } from './roots.js';
+export type { McpReviewOptions } from './submit-changes.js';

@@ -5,6 +5,7 @@
  */
 export type { SandboxApprovalData } from '../approval/deferred/types.js';
 export { type ApprovalAnswer, ApprovalCard, type ApprovalCardProps } from './approval-card.js';
+export { ChangeSetReview, type ChangeSetReviewProps, changeSetReviewCss } from './change-set-review.js';
 export { DiffView } from './diff-view.js';
 export { FilePreview } from './file-preview.js';
 export { approvalDataOf, hasPendingApprovals, MessageApprovals } from './message-approvals.js';

@@ -90,6 +90,16 @@ export const createDirectory: SandboxTool<CreateDirectoryInput, CreateDirectoryO
   async execute(input, ctx) {
     const p = plan(ctx.sandbox, input);
     if (p.missing.length === 0) return { path: p.virtualPath, created: false };
+    if (ctx.staging) {
+      let host = p.existing.hostPath;
+      let virtual = p.existing.virtualPath;
+      for (const name of p.missing) {
+        host = path.join(host, name);
+        virtual = virtual === '/' ? `/${name}` : `${virtual}/${name}`;
+        ctx.staging.mkdir(host, virtual);
+      }
+      return { path: p.virtualPath, created: true };
+    }
     const realRoot = p.existing.mount.realRoot;
     const options = { create: true, displayPath: p.virtualPath };
     // Each level is created through the held parent directory: a swapped-in symlink cannot redirect it.

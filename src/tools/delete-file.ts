@@ -5,7 +5,7 @@ import { withFileLock } from '../fs/file-lock.js';
 import { decodeText, type FileBytes } from '../fs/read-text.js';
 import { type ResolvedLink, resolveLink } from '../sandbox/symlink.js';
 import { fileTargetOf } from '../sandbox/target.js';
-import { loadBytes, removeFile, withLock } from './file-io.js';
+import { loadBytes, refuseStagedLink, removeFile, withLock } from './file-io.js';
 import { checkApprovedState, checkApprovedTarget, resolvedField, throughLinks } from './file-state.js';
 import { removeLink } from './link-io.js';
 import { countLines, firstLines } from './text-stats.js';
@@ -36,6 +36,7 @@ export const deleteFile: SandboxTool<DeleteFileInput, DeleteFileOutput> = {
     try {
       const link = resolveLink(ctx.sandbox, input.path, 'write');
       if (link) {
+        refuseStagedLink(ctx, link.virtualPath);
         if (!link.mount.writeApproval) return ApprovalResult.preApproved();
         return ApprovalResult.needsApproval(
           {
@@ -81,6 +82,7 @@ export const deleteFile: SandboxTool<DeleteFileInput, DeleteFileOutput> = {
 
   async execute(input, ctx) {
     const link = resolveLink(ctx.sandbox, input.path, 'write');
+    if (link) refuseStagedLink(ctx, link.virtualPath);
     if (link) return deleteLink(ctx, input.path, link);
     const first = ctx.sandbox.resolve(input.path, 'write');
     return withLock(first, async () => {
@@ -96,7 +98,7 @@ export const deleteFile: SandboxTool<DeleteFileInput, DeleteFileOutput> = {
           'stale_approval',
           `${resolved.virtualPath} changed while it was being deleted; nothing was deleted.`,
         );
-      await removeFile(resolved);
+      await removeFile(resolved, ctx);
       ctx.journal.record({
         toolName: 'delete_file',
         path: resolved.virtualPath,

@@ -2,11 +2,12 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import { withFileLock } from '../fs/file-lock.js';
-import { type FileBytes, readFileBytes, readTextFile } from '../fs/read-text.js';
+import { decodeText, type FileBytes, readFileBytes, readTextFile } from '../fs/read-text.js';
 import { sha256Hex } from '../fs/state-tracker.js';
 import { SandboxError } from '../sandbox/errors.js';
 import type { ResolvedPath } from '../sandbox/sandbox.js';
 import { destinationTaken, moveEntry, parentOf } from './move-entry.js';
+import { toolError } from './tool-error.js';
 import type { ToolContext } from './types.js';
 
 /** A text file as loaded by a tool: content plus what state checks need. */
@@ -43,6 +44,12 @@ export function checkWriteSize(ctx: ToolContext, resolved: ResolvedPath, bytes: 
 /** Loads an existing text file (size, binary and containment checked), or undefined if missing. */
 export async function loadFile(ctx: ToolContext, resolved: ResolvedPath): Promise<LoadedFile | undefined> {
   if (resolved.kind === 'missing') return undefined;
+  const staged = ctx.staging?.file(resolved.hostPath);
+  if (staged !== undefined) {
+    if (staged === null) return undefined;
+    const text = decodeText(staged.data, resolved.virtualPath);
+    return { text, bytes: staged.data.length, sha256: staged.sha256, mode: staged.mode, data: staged.data };
+  }
   const file = await readTextFile(resolved.hostPath, resolved.mount.realRoot, {
     maxBytes: maxBytesFor(ctx, resolved),
     displayPath: resolved.virtualPath,
@@ -56,6 +63,11 @@ export async function loadFile(ctx: ToolContext, resolved: ResolvedPath): Promis
  */
 export async function loadBytes(ctx: ToolContext, resolved: ResolvedPath): Promise<FileBytes | undefined> {
   if (resolved.kind === 'missing') return undefined;
+  const staged = ctx.staging?.file(resolved.hostPath);
+  if (staged !== undefined) {
+    if (staged === null) return undefined;
+    return { data: staged.data, bytes: staged.data.length, sha256: staged.sha256, mode: staged.mode };
+  }
   return readFileBytes(resolved.hostPath, resolved.mount.realRoot, {
     maxBytes: maxBytesFor(ctx, resolved),
     displayPath: resolved.virtualPath,
@@ -72,6 +84,10 @@ export async function saveFile(
   // Encoded once: the same bytes are size-checked, written and hashed.
   const data = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
   checkWriteSize(ctx, resolved, data.length);
+  if (ctx.staging) {
+    const { created } = await ctx.staging.write(resolved, data, mode);
+    return { created, bytes: data.length, sha256: sha256Hex(data) };
+  }
   const result = await writeFileAtomic(resolved.hostPath, resolved.mount.realRoot, data, {
     ...(mode === undefined ? {} : { mode }),
     createParents: true,
@@ -85,10 +101,9 @@ export function withLock<T>(resolved: ResolvedPath, fn: () => Promise<T>): Promi
   return withFileLock(resolved.hostPath, fn);
 }
 
-/** The verified, held parent directory of a resolved path (see DirHandle: immune to parent swaps on Linux). */
-
 /** Deletes a regular file (never a directory), through its held parent directory. */
-export async function removeFile(resolved: ResolvedPath): Promise<void> {
+export async function removeFile(resolved: ResolvedPath, ctx?: ToolContext): Promise<void> {
+  if (ctx?.staging) return ctx.staging.remove(resolved);
   const dir = await parentOf(resolved);
   try {
     const entry = dir.child(path.basename(resolved.hostPath));
@@ -111,7 +126,13 @@ const exists = (p: string) =>
   );
 
 /** Moves a file between held parent directories; across file systems the content is copied. */
-export async function moveFile(from: ResolvedPath, to: ResolvedPath, overwrite: boolean): Promise<void> {
+export async function moveFile(
+  from: ResolvedPath,
+  to: ResolvedPath,
+  overwrite: boolean,
+  ctx?: ToolContext,
+): Promise<void> {
+  if (ctx?.staging) return ctx.staging.move(from, to);
   await moveEntry(from, to, overwrite, {
     crossDevice: async (a, b) => {
       if (!overwrite && (await exists(b))) throw destinationTaken(to);
@@ -125,4 +146,13 @@ export async function moveFile(from: ResolvedPath, to: ResolvedPath, overwrite: 
       await fs.unlink(a);
     },
   });
+}
+
+/** Symbolic links are not staged: a change set holds file contents only. */
+export function refuseStagedLink(ctx: ToolContext, virtualPath: string): void {
+  if (!ctx.staging) return;
+  throw toolError(
+    'invalid_argument',
+    `${virtualPath} is a symbolic link; links cannot be changed in staging mode (the review holds file contents only). Nothing was staged.`,
+  );
 }

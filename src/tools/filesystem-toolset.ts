@@ -4,6 +4,8 @@ import { LineHashCache } from '../edit/line-hash-cache.js';
 import { StateTracker } from '../fs/state-tracker.js';
 import { SandboxError } from '../sandbox/errors.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
+import { recoverChangeSetsSync } from '../staging/recover.js';
+import { StagingArea } from '../staging/staging-area.js';
 import { ChangeJournal, type ChangeRecord } from './change-journal.js';
 import { copyFile } from './copy-file.js';
 import { createDirectory } from './create-directory.js';
@@ -49,6 +51,12 @@ export interface FileSystemToolsetOptions {
   /** Which tools to expose (default: all built-in tools). */
   tools?: readonly ToolName[];
   limits?: Partial<ToolLimits>;
+  /**
+   * Staging mode: writing tools record into a change set instead of the disk
+   * (same checks, errors and results), reads see the staged state; review and
+   * apply it with `toolset.staging` (see docs/review.md).
+   */
+  staging?: boolean;
 }
 
 /**
@@ -65,6 +73,8 @@ export class FileSystemToolset {
   private readonly anchors = new Map<string, string>();
   private readonly lineHashes = new LineHashCache();
   private readonly tools: Map<string, AnyTool>;
+  /** The staged change set (staging mode only). */
+  staging: StagingArea | undefined;
 
   constructor(sandbox: Sandbox, options: FileSystemToolsetOptions = {}) {
     this.sandbox = sandbox;
@@ -79,6 +89,15 @@ export class FileSystemToolset {
       );
     }
     this.tools = new Map(names.map((n) => [n, exposedTool(BUILTIN_TOOLS[n])]));
+    // An apply a crash interrupted is finished or undone before any tool looks at the files.
+    recoverChangeSetsSync(sandbox);
+    if (options.staging) this.stage();
+  }
+
+  /** Switches to staging mode (idempotent) and returns the staging area. */
+  stage(): StagingArea {
+    this.staging ??= new StagingArea(this.sandbox);
+    return this.staging;
   }
 
   listTools(): AnyTool[] {
@@ -132,6 +151,14 @@ export class FileSystemToolset {
       return { status: 'blocked', reason: info.message, error: info };
     }
     if (result.status === 'needs_approval' && config[name]?.preApproved) return { status: 'pre_approved' };
+    // Staged writes touch nothing: the person approves them all at once in the review.
+    if (
+      result.status === 'needs_approval' &&
+      this.staging &&
+      result.payload.type !== 'read' &&
+      result.payload.type !== 'list'
+    )
+      return { status: 'pre_approved' };
     return result;
   }
 
@@ -163,6 +190,17 @@ export class FileSystemToolset {
 
   /** Restores the last change if the file still has its after-state; otherwise refuses with a reason. */
   undo(): Promise<ToolOutcome> {
+    if (this.staging) {
+      return Promise.resolve({
+        ok: false as const,
+        error: toErrorInfo(
+          toolError(
+            'invalid_argument',
+            'In staging mode nothing is on disk yet: reject the change in the review instead.',
+          ),
+        ),
+      });
+    }
     return undoLastChange(this.context({})).then(
       (data) => ({ ok: true as const, data }),
       (error) => ({ ok: false as const, error: toErrorInfo(error) }),
@@ -172,7 +210,8 @@ export class FileSystemToolset {
   private context(call: ToolCallContext): ToolContext {
     return {
       ...call,
-      sandbox: this.sandbox,
+      sandbox: this.staging ? this.staging.view : this.sandbox,
+      ...(this.staging ? { staging: this.staging.overlay } : {}),
       state: this.state,
       journal: this.journal,
       writers: this.writers,

@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { ApprovalResult } from '../approval/types.js';
+import { isApplyEntryName } from '../fs/apply-names.js';
 import { isTempFileName } from '../fs/temp-name.js';
 import type { Mount } from '../sandbox/config.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
@@ -116,15 +117,19 @@ export const listFiles: SandboxTool<ListFilesInput, ListFilesOutput> = {
       const queue: WalkRoot[] = [root];
       while (queue.length > 0 && visited < MAX_VISITED) {
         const dir = queue.shift()!;
-        let entries: import('node:fs').Dirent[];
+        let entries: ListedEntry[];
         try {
           entries = await fs.readdir(dir.hostDir, { withFileTypes: true });
         } catch {
-          continue; // unreadable directory: skip rather than fail the whole listing
+          entries = [];
+          if (!ctx.staging?.isDirectory(dir.hostDir)) continue; // unreadable directory: skip rather than fail the whole listing
         }
+        if (ctx.staging && ctx.staging.size > 0)
+          entries = withStaged(entries, ctx.staging.children(dir.hostDir));
         for (const entry of entries) {
           visited++;
           if (isTempFileName(entry.name)) continue; // an atomic write in progress (or abandoned)
+          if (isApplyEntryName(entry.name)) continue; // a change set being applied (or its journal)
           const vp = dir.virtualDir === '/' ? `/${entry.name}` : `${dir.virtualDir}/${entry.name}`;
           // A nested mount shadows the host directory at its mount point.
           const owner = nested ? ctx.sandbox.mountFor(vp) : dir.mount;
@@ -164,4 +169,29 @@ function symlinkStaysInside(sandbox: Sandbox, vp: string): boolean {
   } catch {
     return false; // leads outside, dangles, or is not a regular file
   }
+}
+
+type ListedEntry = Pick<import('node:fs').Dirent, 'name' | 'isDirectory' | 'isFile' | 'isSymbolicLink'>;
+
+/** Staging mode: the directory's entries as staged (created files and directories in, deleted files out). */
+function withStaged(
+  entries: ListedEntry[],
+  staged: { name: string; directory: boolean; deleted: boolean }[],
+): ListedEntry[] {
+  if (staged.length === 0) return entries;
+  const byName = new Map(staged.map((s) => [s.name, s]));
+  const kept = entries.filter(
+    (e) => !byName.has(e.name) || (byName.get(e.name)!.directory && e.isDirectory()),
+  );
+  const present = new Set(kept.map((e) => e.name));
+  for (const s of staged) {
+    if (s.deleted || present.has(s.name)) continue;
+    kept.push({
+      name: s.name,
+      isDirectory: () => s.directory,
+      isFile: () => !s.directory,
+      isSymbolicLink: () => false,
+    });
+  }
+  return kept;
 }

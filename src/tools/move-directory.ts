@@ -42,6 +42,12 @@ export function isDirectorySource(ctx: ToolContext, source: string): boolean {
 
 async function plan(ctx: ToolContext, input: TransferInput): Promise<DirectoryMove> {
   const { sandbox } = ctx;
+  // A tree moved in one rename cannot be held in a change set hunk by hunk: refused rather than done on disk.
+  if (ctx.staging)
+    throw toolError(
+      'invalid_argument',
+      `${input.source} is a directory; while changes are staged for review, move its files one by one (or submit the change set first). Nothing was moved.`,
+    );
   const from = sandbox.resolve(input.source, 'list');
   const vp = from.virtualPath;
   if (!sandbox.canWrite(vp))

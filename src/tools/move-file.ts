@@ -20,6 +20,6 @@ export const moveFile: SandboxTool<TransferInput, TransferOutput> = {
       : runTransfer(ctx, 'move', input, (e) =>
           e.link
             ? moveLink(e.link, e.to, input.overwrite ?? false)
-            : moveOnDisk(e.from as ResolvedPath, e.to, input.overwrite ?? false),
+            : moveOnDisk(e.from as ResolvedPath, e.to, input.overwrite ?? false, ctx),
         ),
 };

@@ -7,7 +7,7 @@ import type { FileBytes } from '../fs/read-text.js';
 import type { ResolvedPath } from '../sandbox/sandbox.js';
 import { linkTarget, OUTSIDE_THE_SANDBOX, type ResolvedLink, resolveLink } from '../sandbox/symlink.js';
 import { fileTargetOf } from '../sandbox/target.js';
-import { checkWriteSize, loadBytes } from './file-io.js';
+import { checkWriteSize, loadBytes, refuseStagedLink } from './file-io.js';
 import { checkApprovedState, checkApprovedTarget, resolvedField, throughLinks } from './file-state.js';
 import { toolError } from './tool-error.js';
 import { NONEMPTY_PATH, type ToolContext } from './types.js';
@@ -53,6 +53,7 @@ async function endpoints(ctx: ToolContext, kind: 'move' | 'copy', input: Transfe
         : `source and destination are the same file (${to.virtualPath}).`,
     );
   }
+  if (link) refuseStagedLink(ctx, link.virtualPath);
   if (link) refuseLinkOutward(ctx, kind, link, to);
   const source = link ? { sha256: link.sha256, bytes: 0 } : await loadBytes(ctx, from as ResolvedPath);
   if (!source) throw toolError('not_found', `${from.virtualPath} does not exist.`);

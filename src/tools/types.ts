@@ -4,6 +4,7 @@ import type { LineHashCache } from '../edit/line-hash-cache.js';
 import type { StateTracker } from '../fs/state-tracker.js';
 import type { ErrorCode } from '../sandbox/errors.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
+import type { StagingOverlay } from '../staging/overlay.js';
 import type { ChangeJournal } from './change-journal.js';
 import type { ToolLimits } from './limits.js';
 import type { WriterTracker } from './writer-tracker.js';
@@ -63,6 +64,8 @@ export interface ToolContext extends ToolCallContext {
   /** Line hashes of recent file contents by SHA-256, so edit_lines hashes a file once per version. */
   lineHashes: LineHashCache;
   limits: ToolLimits;
+  /** Staging mode: writes go to this overlay instead of the disk, reads see it (see src/staging). */
+  staging?: StagingOverlay;
 }
 
 export interface SandboxTool<I = unknown, O = unknown> {

@@ -1,0 +1,149 @@
+import { createHash } from 'node:crypto';
+import { computeHunks, type Hunk } from './hunks.js';
+import type { BaseState, OverlayEntry, StagingOverlay } from './overlay.js';
+
+export type ChangeStatus = 'created' | 'modified' | 'deleted' | 'moved';
+
+/** A file's content in a change set: text, or base64 for binary content; absent when the file does not exist. */
+export interface FileSide {
+  exists: boolean;
+  sha256: string | null;
+  text?: string;
+  base64?: string;
+  mode?: number;
+}
+
+/** The base side also carries the identity apply verifies (dev+ino). */
+export interface BaseSide extends FileSide {
+  dev?: number;
+  ino?: number;
+}
+
+export interface ChangeSetFile {
+  /** Virtual path of the result. */
+  path: string;
+  status: ChangeStatus;
+  /** For `moved`: where the content came from (deleted when the move is applied). */
+  movedFrom?: string;
+  /** The file at `path` before any change (what must still be on disk at apply). */
+  base: BaseSide;
+  /** For `moved`: the source file before any change (also verified at apply). */
+  sourceBase?: BaseSide;
+  staged: FileSide;
+  binary: boolean;
+  /** Changes from the origin (the base, or the source of a move) to the staged content. */
+  hunks: Hunk[];
+  added: number;
+  removed: number;
+}
+
+/** Everything an agent staged, as plain JSON (a web app can keep it between requests). */
+export interface ChangeSet {
+  version: 1;
+  /** Sha-256 over the files, hunks and bases: decisions are bound to it. */
+  id: string;
+  files: ChangeSetFile[];
+  /** Directories created in staging (kept when their files are applied). */
+  directories: string[];
+  stats: { files: number; added: number; removed: number };
+}
+
+const textOf = (data: Buffer): string | undefined => {
+  if (data.includes(0)) return undefined;
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(data);
+  } catch {
+    return undefined;
+  }
+};
+
+function side(state: { exists: boolean; data?: Buffer; sha256: string | null; mode?: number }): FileSide {
+  if (!state.exists || !state.data) return { exists: false, sha256: null };
+  const text = textOf(state.data);
+  return {
+    exists: true,
+    sha256: state.sha256,
+    ...(text === undefined ? { base64: state.data.toString('base64') } : { text }),
+    ...(state.mode === undefined ? {} : { mode: state.mode }),
+  };
+}
+
+function baseSide(base: BaseState): BaseSide {
+  return { ...side(base), ...(base.exists ? { dev: base.dev, ino: base.ino } : {}) };
+}
+
+/** The bytes of one side (empty for a missing file). */
+export function sideBytes(s: FileSide): Buffer {
+  if (!s.exists) return Buffer.alloc(0);
+  return s.text !== undefined ? Buffer.from(s.text, 'utf8') : Buffer.from(s.base64 ?? '', 'base64');
+}
+
+/** Builds the change set from the overlay: unchanged files are left out, moves are paired with their source. */
+export function buildChangeSet(overlay: StagingOverlay): ChangeSet {
+  const entries = overlay.all();
+  const byPath = new Map(entries.map((e) => [e.virtualPath, e]));
+  const consumedSources = new Set<string>();
+  const files: ChangeSetFile[] = [];
+  for (const e of entries) {
+    if (e.staged && e.movedFrom) {
+      const source = byPath.get(e.movedFrom);
+      if (source?.base.exists && source.staged === null) consumedSources.add(source.virtualPath);
+    }
+  }
+  for (const e of entries) {
+    if (consumedSources.has(e.virtualPath)) continue;
+    const file = describe(e, byPath);
+    if (file) files.push(file);
+  }
+  const directories = overlay
+    .directories()
+    .map((d) => d.virtualPath)
+    .sort();
+  const stats = {
+    files: files.length,
+    added: files.reduce((n, f) => n + f.added, 0),
+    removed: files.reduce((n, f) => n + f.removed, 0),
+  };
+  return { version: 1, id: changeSetId(files), files, directories, stats };
+}
+
+function describe(e: OverlayEntry, byPath: Map<string, OverlayEntry>): ChangeSetFile | undefined {
+  const source = e.movedFrom ? byPath.get(e.movedFrom) : undefined;
+  const moved = e.staged !== null && source !== undefined && source.base.exists && source.staged === null;
+  const origin = moved ? source!.base : e.base;
+  const stagedSha = e.staged?.sha256 ?? null;
+  if (!moved && origin.sha256 === stagedSha) return undefined;
+  const status: ChangeStatus = moved
+    ? 'moved'
+    : !e.staged
+      ? 'deleted'
+      : e.base.exists
+        ? 'modified'
+        : 'created';
+  const staged = side(e.staged ? { exists: true, ...e.staged } : { exists: false, sha256: null });
+  const from = side(origin);
+  const binary = (from.exists && from.text === undefined) || (staged.exists && staged.text === undefined);
+  const hunks = binary ? [] : computeHunks(e.virtualPath, from.text ?? '', staged.text ?? '');
+  return {
+    path: e.virtualPath,
+    status,
+    ...(moved ? { movedFrom: source!.virtualPath, sourceBase: baseSide(source!.base) } : {}),
+    base: baseSide(e.base),
+    staged,
+    binary,
+    hunks,
+    added: hunks.reduce((n, h) => n + h.added.length, 0),
+    removed: hunks.reduce((n, h) => n + h.removed.length, 0),
+  };
+}
+
+function changeSetId(files: ChangeSetFile[]): string {
+  const h = createHash('sha256');
+  for (const f of files) {
+    h.update(
+      `${f.path}\0${f.status}\0${f.movedFrom ?? ''}\0${f.base.sha256 ?? '-'}\0${f.sourceBase?.sha256 ?? '-'}\0${f.staged.sha256 ?? '-'}\0`,
+    );
+    for (const hunk of f.hunks) h.update(`${hunk.id}\0`);
+  }
+  return h.digest('hex');
+}

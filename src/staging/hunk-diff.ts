@@ -1,0 +1,29 @@
+import type { ChangeSetFile } from './change-set.js';
+import { splitLines } from './hunks.js';
+
+/** Unchanged lines shown around a change. */
+const CONTEXT = 2;
+
+/** One hunk as a small unified diff (with a little context), for the shared diff renderer. */
+export function hunkDiff(file: ChangeSetFile, index: number, context = CONTEXT): string {
+  const origin = file.sourceBase ?? file.base;
+  const lines = splitLines(origin.text ?? '');
+  const h = file.hunks[index]!;
+  const before = lines.slice(Math.max(0, h.oldIndex - context), h.oldIndex);
+  const after = lines.slice(h.oldIndex + h.removed.length, h.oldIndex + h.removed.length + context);
+  const out = [`--- a${file.movedFrom ?? file.path}`, `+++ b${file.path}`];
+  const oldCount = before.length + h.removed.length + after.length;
+  const newCount = before.length + h.added.length + after.length;
+  const oldStart = h.oldIndex - before.length + (oldCount ? 1 : 0);
+  const newStart = h.newIndex - before.length + (newCount ? 1 : 0);
+  out.push(`@@ -${oldStart},${oldCount} +${newStart},${newCount} @@`);
+  const put = (sign: string, line: string) => {
+    out.push(sign + line.replace(/\n$/, ''));
+    if (!line.endsWith('\n')) out.push('\\ No newline at end of file');
+  };
+  for (const l of before) put(' ', l);
+  for (const l of h.removed) put('-', l);
+  for (const l of h.added) put('+', l);
+  for (const l of after) put(' ', l);
+  return `${out.join('\n')}\n`;
+}
