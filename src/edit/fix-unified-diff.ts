@@ -6,6 +6,7 @@ import { LineTable } from './line-table.js';
 import { type BlockLocation, locateBlock, locateExact } from './match-cascade.js';
 import { MATCH_LEVELS, type MatchLevel } from './normalize-line.js';
 import { type HunkLine, type LooseHunk, parseLooseDiff } from './parse-unified-diff.js';
+import { replaceRange } from './replace-range.js';
 import { detectEol, joinLines, type SplitLines, withoutBom } from './text-format.js';
 
 export interface FixedHunk {
@@ -205,8 +206,8 @@ function applyPlacement(
     window.terminators[start - 1] = eol;
     if (newTerms.length > 0) newTerms[newTerms.length - 1] = '';
   }
-  window.lines.splice(start, end - start, ...newLines);
-  window.terminators.splice(start, end - start, ...newTerms);
+  replaceRange(window.lines, start, end, newLines);
+  replaceRange(window.terminators, start, end, newTerms);
   return undefined;
 }
 

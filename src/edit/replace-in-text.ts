@@ -5,6 +5,7 @@ import { closestRegion } from './closest-region.js';
 import { LineTable } from './line-table.js';
 import { type BlockMatch, locateBlock } from './match-cascade.js';
 import type { MatchLevel } from './normalize-line.js';
+import { replaceRange } from './replace-range.js';
 import { detectEol, joinLines, lineNumbersAt, toFileEol, withoutBom } from './text-format.js';
 
 export interface ReplaceRequest {
@@ -239,8 +240,8 @@ function replaceBlocks(
     const newLines = rebuilt.lines.map((l) => l.text);
     const newTerms = rebuiltTerminators(rebuilt.lines, terms, eol, tail);
     if (newLines.length === 0 && tail === '' && start > 0) split.terminators[start - 1] = '';
-    split.lines.splice(start, end - start, ...newLines);
-    split.terminators.splice(start, end - start, ...newTerms);
+    replaceRange(split.lines, start, end, newLines);
+    replaceRange(split.terminators, start, end, newTerms);
     maxSpan = Math.max(maxSpan, end - start, newLines.length);
   }
   const head = region.offset + table.offset(from);
