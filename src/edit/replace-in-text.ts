@@ -155,12 +155,11 @@ export function replaceInText(text: string, request: ReplaceRequest): ReplaceRes
     };
   }
   const table = new LineTable(body);
-  const fileLines = table.split(0, table.count).lines;
   const needle = requestLines(request.oldString);
-  const found = locateBlock(fileLines, needle, {
+  const found = locateBlock(table, needle, {
     levels: ['trailing_whitespace', 'indentation', 'unicode'],
   });
-  if (!found) return notFound(fileLines, needle);
+  if (!found) return notFound(table, needle);
   const lines = found.matches.map((m) => m.start + 1);
   if (found.matches.length > 1 && !request.replaceAll)
     return notUnique(found.matches.length, lines, found.level);
@@ -238,7 +237,7 @@ function trimFinalEmpty(lines: string[]): string[] {
   return lines.length > 1 && lines.at(-1) === '' ? lines.slice(0, -1) : lines;
 }
 
-function notFound(fileLines: readonly string[], needle: readonly string[]): ReplaceResult {
+function notFound(fileLines: LineTable, needle: readonly string[]): ReplaceResult {
   const near = closestRegion(fileLines, needle);
   const hint = near
     ? ` Did you mean lines ${near.startLine}-${near.endLine}?\n${near.snippet}`
@@ -246,12 +245,12 @@ function notFound(fileLines: readonly string[], needle: readonly string[]): Repl
   return {
     ok: false,
     code: 'edit_not_found',
-    message: `old_string was not found (also not when ignoring whitespace, indentation and typographic quotes). The file has ${fileLines.length} lines.${hint}\nRe-read the file and copy old_string exactly as it is now.`,
+    message: `old_string was not found (also not when ignoring whitespace, indentation and typographic quotes). The file has ${fileLines.count} lines.${hint}\nRe-read the file and copy old_string exactly as it is now.`,
     suggestions: near
       ? [`Re-read lines ${near.startLine}-${near.endLine} and retry`]
       : ['Re-read the file with read_file'],
     details: {
-      file_lines: fileLines.length,
+      file_lines: fileLines.count,
       ...(near ? { closest: { start_line: near.startLine, end_line: near.endLine } } : {}),
     },
   };
