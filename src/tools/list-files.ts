@@ -107,11 +107,14 @@ export const listFiles: SandboxTool<ListFilesInput, ListFilesOutput> = {
       }
       found.push(isDir ? `${vp}/` : vp);
     };
-    for (const root of roots) {
+    // The walk stops at the first match past the cap: the listing is truncated, and the rest of
+    // the tree (up to MAX_VISITED entries) would be read for nothing.
+    walk: for (const root of roots) {
       if (root.virtualDir !== base) consider(root.virtualDir, true);
       const queue: WalkRoot[] = [root];
-      while (queue.length > 0 && visited < MAX_VISITED) {
-        const dir = queue.shift()!;
+      for (let next = 0; next < queue.length && visited < MAX_VISITED; next++) {
+        if (truncated) break walk;
+        const dir = queue[next]!;
         let entries: import('node:fs').Dirent[];
         try {
           entries = await fs.readdir(dir.hostDir, { withFileTypes: true });
@@ -119,6 +122,7 @@ export const listFiles: SandboxTool<ListFilesInput, ListFilesOutput> = {
           continue; // unreadable directory: skip rather than fail the whole listing
         }
         for (const entry of entries) {
+          if (truncated) break walk;
           visited++;
           if (isTempFileName(entry.name)) continue; // an atomic write in progress (or abandoned)
           const vp = dir.virtualDir === '/' ? `/${entry.name}` : `${dir.virtualDir}/${entry.name}`;
