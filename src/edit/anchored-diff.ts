@@ -30,34 +30,43 @@ export interface LinesWithEnds {
  * shared by different lines is told apart by comparing the text.
  */
 function lineIds(a: LinesWithEnds, b: LinesWithEnds): { A: Int32Array; B: Int32Array; size: number } {
-  const first = new Map<number, number>(); // hash → first id with it
-  const owners: Array<{ t: LinesWithEnds; i: number }> = []; // id → a line that has it
+  const first = new Map<number, number>(); // hash (30 bits: a small integer key) → first id with it
+  const ownerSide: number[] = []; // id → side (0 = a, 1 = b) and index of a line that has it
+  const ownerLine: number[] = [];
   const more = new Map<string, number>(); // lines whose hash is taken by another line
-  const idsOf = (t: LinesWithEnds) => {
+  const sides = [a, b];
+  const idsOf = (side: number) => {
+    const t = sides[side]!;
     const out = new Int32Array(t.count);
     const { text } = t;
+    const add = () => {
+      ownerSide.push(side);
+      return ownerLine.push(0) - 1;
+    };
     for (let i = 0; i < t.count; i++) {
       const from = t.offset(i);
       const to = t.offset(i + 1);
       let h = 0x811c9dc5;
       for (let k = from; k < to; k++) h = Math.imul(h ^ text.charCodeAt(k), 0x01000193);
+      h &= 0x3fffffff;
       let id = first.get(h);
       if (id === undefined) {
-        id = owners.length;
+        id = add();
+        ownerLine[id] = i;
         first.set(h, id);
-        owners.push({ t, i });
       } else {
-        const o = owners[id]!;
-        const oFrom = o.t.offset(o.i);
-        const same =
-          o.t.offset(o.i + 1) - oFrom === to - from && o.t.text.startsWith(text.slice(from, to), oFrom);
+        const o = sides[ownerSide[id]!]!;
+        const oFrom = o.offset(ownerLine[id]!);
+        let same = o.offset(ownerLine[id]! + 1) - oFrom === to - from;
+        for (let k = 0; same && k < to - from; k++)
+          same = o.text.charCodeAt(oFrom + k) === text.charCodeAt(from + k);
         if (!same) {
           const line = text.slice(from, to);
           id = more.get(line);
           if (id === undefined) {
-            id = owners.length;
+            id = add();
+            ownerLine[id] = i;
             more.set(line, id);
-            owners.push({ t, i });
           }
         }
       }
@@ -65,9 +74,9 @@ function lineIds(a: LinesWithEnds, b: LinesWithEnds): { A: Int32Array; B: Int32A
     }
     return out;
   };
-  const A = idsOf(a);
-  const B = idsOf(b);
-  return { A, B, size: owners.length };
+  const A = idsOf(0);
+  const B = idsOf(1);
+  return { A, B, size: ownerLine.length };
 }
 
 /**
