@@ -1,3 +1,4 @@
+import { benchCliffs, formatCliffs } from './cliffs.js';
 import { formatFidelityTable, runEditFidelity } from './edit-fidelity/index.js';
 import { benchEditTools } from './edit-tools.js';
 import { benchMcpRoundTrip } from './mcp-bench.js';
@@ -7,21 +8,28 @@ import {
   benchApprovalOverhead,
   benchHashedRead,
   benchPagerFirstScreen,
+  benchPaging,
   benchPayloadDiff,
 } from './other-benches.js';
 import { benchReview } from './review.js';
 
 /**
- * `npm run bench`: every number is a median of several runs, printed as a ratio
- * against a baseline measured in the same run. `--quick` runs a small version
- * (CI smoke test: it must run, its numbers are not judged).
+ * `npm run bench`: every ratio is the median of interleaved pairs (baseline,
+ * tool, baseline, tool …) measured in the same run. `--quick` runs a small
+ * version (CI smoke test: it must run, its numbers are not judged; only a
+ * silently wrong edit fails it).
  */
 const quick = process.argv.includes('--quick');
 const runs = quick ? 3 : 9;
+const cliffSizes = quick ? [1_000] : [10_000, 100_000, 1_000_000];
+const cliffs = await benchCliffs(cliffSizes, (n) => (quick ? 2 : n >= 1_000_000 ? 3 : n >= 100_000 ? 5 : 9));
+console.log(formatCliffs(cliffs));
+console.log('');
 const rows = [
-  ...(await benchEditTools(quick ? [2_000] : [10_000, 200_000], runs)),
-  ...(await benchHashedRead(quick ? 10_000 : 200_000, runs)),
-  ...(await benchPayloadDiff(quick ? 2_000 : 20_000, runs)),
+  ...(await benchEditTools(quick ? [2_000] : [10_000, 100_000, 1_000_000], quick ? 3 : 7)),
+  ...(await benchHashedRead(quick ? [10_000] : [200_000, 1_000_000], quick ? 3 : 5)),
+  ...(await benchPaging(quick ? 10_000 : 200_000, quick ? 2 : 3)),
+  ...(await benchPayloadDiff(quick ? 2_000 : 100_000, quick ? 3 : 5)),
   ...(await benchPagerFirstScreen(quick ? 10_000 : 100_000, runs)),
   ...(await benchApprovalOverhead(quick ? 20 : 200)),
   ...(await benchMcpRoundTrip(quick ? [1_000] : [1_000, 20_000], runs)),

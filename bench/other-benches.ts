@@ -13,6 +13,7 @@ import { createStyle } from '../src/terminal/style.js';
 import { FileSystemToolset } from '../src/tools/filesystem-toolset.js';
 import { sourceFile } from './edit-tools.js';
 import { median, type Row } from './measure.js';
+import { paired } from './pairs.js';
 
 function tempProject(files: Record<string, string>) {
   const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'bench-')));
@@ -20,69 +21,113 @@ function tempProject(files: Record<string, string>) {
   return dir;
 }
 
-/** read_file with hashes vs plain, whole file. */
-export async function benchHashedRead(lines: number, runs: number): Promise<Row[]> {
+const BIG_LIMITS = { readMaxLines: 100_000_000, readMaxChars: 4_000_000_000, maxFileBytes: 1 << 30 };
+
+/** read_file with hashes vs plain, whole file, each on a fresh toolset (no line hashes kept). */
+export async function benchHashedRead(sizes: number[], pairs: number): Promise<Row[]> {
+  const rows: Row[] = [];
+  for (const lines of sizes) {
+    const dir = tempProject({ 'big.ts': sourceFile(lines) });
+    const fresh = () => new FileSystemToolset(Sandbox.fromDirectory(dir), { limits: BIG_LIMITS });
+    let a = fresh();
+    let b = fresh();
+    const r = await paired(
+      pairs,
+      () => a.callTool('read_file', { path: '/big.ts' }),
+      () => b.callTool('read_file', { path: '/big.ts', hashes: true }),
+      () => {
+        a = fresh();
+        b = fresh();
+      },
+    );
+    fs.rmSync(dir, { recursive: true, force: true });
+    rows.push({
+      name: `read_file hashes: true, first read (fresh toolset), ${lines.toLocaleString('en')} lines`,
+      ms: r.toolMs,
+      baseline: 'plain read_file',
+      baselineMs: r.baselineMs,
+      ratio: r.ratio,
+      target: '≤ 3×',
+    });
+  }
+  return rows;
+}
+
+/** Reading a file page by page (hashed, default page size) vs reading it whole once, plain. */
+export async function benchPaging(lines: number, pairs: number): Promise<Row[]> {
   const dir = tempProject({ 'big.ts': sourceFile(lines) });
-  const toolset = new FileSystemToolset(Sandbox.fromDirectory(dir), {
-    limits: { readMaxLines: 10_000_000, readMaxChars: 1_000_000_000 },
+  const bytes = fs.statSync(path.join(dir, 'big.ts')).size;
+  const whole = new FileSystemToolset(Sandbox.fromDirectory(dir), { limits: BIG_LIMITS });
+  const pager = new FileSystemToolset(Sandbox.fromDirectory(dir), {
+    limits: { maxFileBytes: 1 << 30, readMaxChars: 4_000_000_000 },
   });
-  const plain = await median(runs, () => toolset.callTool('read_file', { path: '/big.ts' }));
-  const hashed = await median(runs, () => toolset.callTool('read_file', { path: '/big.ts', hashes: true }));
-  // A fresh toolset per read: no line hashes kept from an earlier read of the same content.
-  let fresh = toolset;
-  const firstHashed = await median(
-    runs,
-    () => fresh.callTool('read_file', { path: '/big.ts', hashes: true }),
-    () => {
-      fresh = new FileSystemToolset(Sandbox.fromDirectory(dir), {
-        limits: { readMaxLines: 10_000_000, readMaxChars: 1_000_000_000 },
-      });
+  let pages = 0;
+  const r = await paired(
+    pairs,
+    () => whole.callTool('read_file', { path: '/big.ts' }),
+    async () => {
+      pages = 0;
+      for (let offset = 1; offset <= lines; pages++) {
+        const page = await pager.callTool('read_file', { path: '/big.ts', offset, hashes: true });
+        if (!page.ok) return page;
+        offset += String((page.data as { content: string }).content).split('\n').length;
+      }
+      return { ok: true };
     },
   );
   fs.rmSync(dir, { recursive: true, force: true });
-  const label = `${lines.toLocaleString('en')} lines`;
   return [
     {
-      name: `read_file hashes: true, ${label}`,
-      ms: hashed,
-      baseline: 'plain read_file',
-      baselineMs: plain,
-      target: '≤ 3×',
-    },
-    {
-      name: `read_file hashes: true, first read (no cached line hashes), ${label}`,
-      ms: firstHashed,
-      baseline: 'plain read_file',
-      baselineMs: plain,
+      name: `read_file page by page (${pages} hashed pages), ${(bytes / 1e6).toFixed(1)} MB / ${lines.toLocaleString('en')} lines`,
+      ms: r.toolMs,
+      baseline: 'one plain read of the whole file',
+      baselineMs: r.baselineMs,
+      ratio: r.ratio,
+      target: '≤ 2×',
     },
   ];
 }
 
-/** The approval payload of an overwrite (diff included) vs `git diff --no-index` on the same pair. */
-export async function benchPayloadDiff(lines: number, runs: number): Promise<Row[]> {
+/** Code-like lines unrelated to sourceFile's (same shape, different text). */
+const otherCode = (lines: number) =>
+  `${Array.from({ length: lines }, (_, i) => (i % 8 === 7 ? '  }' : `  let other${(i * 7919) % 104729} = fetch(${i % 97}, 'x${i}');`)).join('\n')}\n`;
+
+/**
+ * The approval payload of an overwrite (its diff included) vs `git diff --no-index`
+ * writing the full patch of the same pair: a 1%-changed and an unrelated-code pair.
+ */
+export async function benchPayloadDiff(lines: number, pairs: number): Promise<Row[]> {
   const original = sourceFile(lines);
   const similar = original
     .split('\n')
-    .map((l, i) => (i % 97 === 0 ? `${l} // changed` : l))
+    .map((l, i) => (i % 100 === 50 ? `${l} // changed` : l))
     .join('\n');
-  const unrelated = Array.from({ length: lines }, (_, i) => `other text ${(i * 7919) % 104729}`).join('\n');
   const rows: Row[] = [];
   for (const [label, content] of [
-    ['similar', similar],
-    ['unrelated', unrelated],
+    ['1%-changed', similar],
+    ['unrelated-code', otherCode(lines)],
   ] as const) {
     const dir = tempProject({ 'a.txt': original, 'b.txt': content });
-    const toolset = new FileSystemToolset(Sandbox.fromDirectory(dir, { mode: 'rw' }));
-    const ours = await median(runs, () => toolset.needsApproval('write_file', { path: '/a.txt', content }));
-    const git = await median(runs, () =>
-      spawnSync('git', ['diff', '--no-index', '--stat=1', 'a.txt', 'b.txt'], { cwd: dir }),
+    const toolset = new FileSystemToolset(Sandbox.fromDirectory(dir, { mode: 'rw' }), { limits: BIG_LIMITS });
+    let shown = '';
+    const r = await paired(
+      pairs,
+      () => spawnSync('git', ['diff', '--no-index', '--output=patch.out', 'a.txt', 'b.txt'], { cwd: dir }),
+      async () => {
+        const result = await toolset.needsApproval('write_file', { path: '/a.txt', content });
+        const payload = (result as { payload?: { diffLines?: number; diffCoarse?: boolean } }).payload;
+        shown = `${payload?.diffLines ?? '?'} diff lines${payload?.diffCoarse ? ', coarse' : ''}`;
+        return result;
+      },
     );
+    const gitLines = fs.readFileSync(path.join(dir, 'patch.out'), 'utf8').split('\n').length - 1;
     rows.push({
-      name: `write payload diff, ${label} ${lines.toLocaleString('en')}-line pair`,
-      ms: ours,
-      baseline: 'git diff --no-index',
-      baselineMs: git,
-      target: '≤ 10× git, < 1 s',
+      name: `write payload diff, ${label} ${lines.toLocaleString('en')}-line pair (ours: ${shown}; git: ${gitLines})`,
+      ms: r.toolMs,
+      baseline: 'git diff --no-index (full patch)',
+      baselineMs: r.baselineMs,
+      ratio: r.ratio,
+      target: '≤ 3× git, < 1 s',
     });
     fs.rmSync(dir, { recursive: true, force: true });
   }

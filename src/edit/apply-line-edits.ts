@@ -2,6 +2,7 @@ import type { ErrorCode } from '../sandbox/errors.js';
 import type { LineEditOp } from './line-edit-ops.js';
 import { lineHash } from './line-hash.js';
 import { LineTable } from './line-table.js';
+import { replaceRange } from './replace-range.js';
 import {
   AnchorError,
   type AnchorRequest,
@@ -268,8 +269,8 @@ function spliceLines(split: SplitLines, s: Splice, eol: string): void {
     split.terminators[s.start - 1] = eol;
     if (terms.length) terms[terms.length - 1] = '';
   }
-  split.lines.splice(s.start, s.end - s.start, ...s.lines);
-  split.terminators.splice(s.start, s.end - s.start, ...terms);
+  replaceRange(split.lines, s.start, s.end, s.lines);
+  replaceRange(split.terminators, s.start, s.end, terms);
 }
 
 /**

@@ -1,4 +1,6 @@
-import { structuredPatch } from 'diff';
+import { anchoredDiff } from './anchored-diff.js';
+import { LineTable } from './line-table.js';
+import { formatHunks } from './unified-hunks.js';
 
 export interface BoundedDiff {
   unifiedDiff: string;
@@ -7,13 +9,8 @@ export interface BoundedDiff {
   removed: number;
   /** Number of lines of unifiedDiff. */
   diffLines: number;
-  /** True when the time budget ran out and the middle was shown as one block replacement. */
+  /** True when the time budget ran out for some region, shown as one block replacement (that region only). */
   coarse: boolean;
-}
-
-/** Splits keeping terminators, so the pieces concatenate back to the exact text. */
-function linesWithEnds(text: string): string[] {
-  return text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
 }
 
 /** Chunk compared by one native string comparison before falling back to single characters. */
@@ -53,8 +50,9 @@ function sharedEnds(
   const i = commonPrefix(a, b, max, known.head);
   const j = commonSuffix(a, b, max - i, known.tail);
   // Head: back to a line start, then `context` more lines back.
-  let head = a.lastIndexOf('\n', i - 1) + 1;
-  for (let k = 0; k < context && head > 0; k++) head = a.lastIndexOf('\n', head - 2) + 1;
+  // (lastIndexOf with a negative position still looks at index 0: guard the file's start.)
+  let head = i === 0 ? 0 : a.lastIndexOf('\n', i - 1) + 1;
+  for (let k = 0; k < context && head > 0; k++) head = head <= 1 ? 0 : a.lastIndexOf('\n', head - 2) + 1;
   // Tail: forward past the end of the changed line, then `context` more lines.
   let tailStart = a.indexOf('\n', a.length - j - 1);
   for (let k = 0; k < context && tailStart !== -1; k++) tailStart = a.indexOf('\n', tailStart + 1);
@@ -103,10 +101,11 @@ export function countDiffLines(unifiedDiff: string): { added: number; removed: n
 }
 
 /**
- * A unified diff of two texts that stays cheap on any input: the common prefix
- * and suffix lines are trimmed first (an edit's diff is then computed around the
- * changed region only), and the middle is diffed under a time budget; when that
- * runs out the middle is shown as one coarse block (marked `coarse`).
+ * A unified diff of two texts that stays cheap and exact on any input: the common
+ * prefix and suffix are trimmed first by string comparison (an edit's diff is then
+ * computed around the changed region only), and the middle is diffed anchored on
+ * unique lines (anchoredDiff), each region between anchors under the time budget;
+ * a region that runs out is shown as one block (marked `coarse`), never the file.
  */
 export function boundedUnifiedDiff(
   oldText: string,
@@ -131,88 +130,22 @@ export function boundedUnifiedDiff(
     );
     return cut.lineOffset === 0 ? inner : shiftHunks(inner, cut.lineOffset);
   }
-  const a = linesWithEnds(oldText);
-  const b = linesWithEnds(newText);
-  let prefix = 0;
-  while (prefix < a.length && prefix < b.length && a[prefix] === b[prefix]) prefix++;
-  let suffix = 0;
-  while (
-    suffix < a.length - prefix &&
-    suffix < b.length - prefix &&
-    a[a.length - 1 - suffix] === b[b.length - 1 - suffix]
-  ) {
-    suffix++;
-  }
+  const a = new LineTable(oldText);
+  const b = new LineTable(newText);
   const header = `--- a${options.oldPath}\n+++ b${options.newPath}\n`;
-  if (prefix === a.length && prefix === b.length) {
+  const { runs, coarse } = anchoredDiff(a, b, options.timeBudgetMs ?? 300);
+  if (runs.every((r) => r.kind === '='))
     return { unifiedDiff: '', added: 0, removed: 0, diffLines: 0, coarse: false };
-  }
-  // Texts that share almost no lines: a line diff is noise and Myers is at its slowest, so
-  // show the middle as one replacement straight away (still a correct, applicable diff).
-  if (mostlyUnrelated(a, b, prefix, suffix)) {
-    const body = coarseHunk(a, b, prefix, suffix, context);
-    const { added, removed } = countDiffLines(body);
-    const unifiedDiff = header + body;
-    return { unifiedDiff, added, removed, diffLines: unifiedDiff.split('\n').length - 1, coarse: false };
-  }
-  const from = Math.max(0, prefix - context);
-  const aTo = Math.min(a.length, a.length - suffix + context);
-  const bTo = Math.min(b.length, b.length - suffix + context);
-  const oldMid = a.slice(from, aTo).join('');
-  const newMid = b.slice(from, bTo).join('');
-  const patch = structuredPatch('a', 'b', oldMid, newMid, undefined, undefined, {
-    context,
-    timeout: options.timeBudgetMs ?? 300,
-  });
-  let body: string;
-  let coarse = false;
-  if (patch) {
-    body = patch.hunks
-      .map((h) => {
-        // GNU convention (as diff's formatPatch writes it): an empty range names the line before it.
-        const oldStart = h.oldStart + from - (h.oldLines === 0 ? 1 : 0);
-        const newStart = h.newStart + from - (h.newLines === 0 ? 1 : 0);
-        return `@@ -${oldStart},${h.oldLines} +${newStart},${h.newLines} @@\n${h.lines.join('\n')}\n`;
-      })
-      .join('');
-  } else {
-    coarse = true;
-    body = coarseHunk(a, b, prefix, suffix, context);
-  }
+  const body = formatHunks(a, b, runs, context);
   const unifiedDiff = header + body;
-  const { added, removed } = countDiffLines(body);
+  let added = 0;
+  let removed = 0;
+  for (const r of runs) {
+    if (r.kind === '+') added += r.count;
+    else if (r.kind === '-') removed += r.count;
+  }
   return { unifiedDiff, added, removed, diffLines: unifiedDiff.split('\n').length - 1, coarse };
 }
 
 const timeBudget = (o: { timeBudgetMs?: number }) =>
   o.timeBudgetMs === undefined ? {} : { timeBudgetMs: o.timeBudgetMs };
-
-/** True when fewer than 5% of the new middle's lines occur in the old middle (checked only for big middles). */
-function mostlyUnrelated(a: string[], b: string[], prefix: number, suffix: number): boolean {
-  const oldCount = a.length - suffix - prefix;
-  const newCount = b.length - suffix - prefix;
-  if (oldCount < 500 || newCount < 500) return false;
-  const old = new Set(a.slice(prefix, a.length - suffix));
-  let shared = 0;
-  for (let i = prefix; i < b.length - suffix; i++) if (old.has(b[i]!)) shared++;
-  return shared < newCount * 0.05;
-}
-
-/** One hunk that removes the whole changed middle and adds the new one. */
-function coarseHunk(a: string[], b: string[], prefix: number, suffix: number, context: number): string {
-  const before = a.slice(Math.max(0, prefix - context), prefix);
-  const after = a.slice(a.length - suffix, Math.min(a.length, a.length - suffix + context));
-  const removed = a.slice(prefix, a.length - suffix);
-  const added = b.slice(prefix, b.length - suffix);
-  const strip = (l: string) => (l.endsWith('\n') ? l.slice(0, -1) : `${l}\n\\ No newline at end of file`);
-  const lines = [
-    ...before.map((l) => ` ${strip(l)}`),
-    ...removed.map((l) => `-${strip(l)}`),
-    ...added.map((l) => `+${strip(l)}`),
-    ...after.map((l) => ` ${strip(l)}`),
-  ];
-  const start = Math.max(0, prefix - context) + 1;
-  const oldCount = before.length + removed.length + after.length;
-  const newCount = before.length + added.length + after.length;
-  return `@@ -${oldCount ? start : start - 1},${oldCount} +${newCount ? start : start - 1},${newCount} @@\n${lines.join('\n')}\n`;
-}

@@ -1,4 +1,6 @@
+import { LineTable } from './line-table.js';
 import { foldPunctuation } from './normalize-line.js';
+import { TYPO_CLASSES } from './typography.js';
 
 function bigrams(s: string): Map<string, number> {
   const m = new Map<string, number>();
@@ -36,28 +38,114 @@ export interface ClosestRegion {
 
 const normalize = (s: string) => foldPunctuation(s).trim().replace(/\s+/g, ' ');
 
+/** Typographic characters and what they fold to (as normalize folds them), by code unit. */
+const FOLDS = new Map<number, string>();
+for (const c of TYPO_CLASSES) {
+  const one = new RegExp(c.pattern.source);
+  for (let code = 0x80; code < 0x3100; code++)
+    if (one.test(String.fromCharCode(code))) FOLDS.set(code, c.ascii);
+}
+const isSpace = (c: number) =>
+  c === 32 || (c >= 9 && c <= 13) || (c > 127 && /\s/.test(String.fromCharCode(c)));
+
+/**
+ * Scores lines against one anchor string (Dice on bigrams of the normalised
+ * line) reading the line's characters in place: the anchor's bigrams are counted
+ * once, and a line costs one pass over its characters, no strings.
+ */
+class AnchorScorer {
+  private readonly index = new Map<number, number>();
+  private readonly base: Int32Array;
+  private readonly left: Int32Array;
+  private overlap = 0;
+  private length = 0;
+  private prev = -1;
+
+  constructor(private readonly anchor: string) {
+    const counts: number[] = [];
+    for (let i = 0; i + 1 < anchor.length; i++) {
+      const key = (anchor.charCodeAt(i) << 16) | anchor.charCodeAt(i + 1);
+      const at = this.index.get(key);
+      if (at === undefined) {
+        this.index.set(key, counts.length);
+        counts.push(1);
+      } else counts[at]! += 1;
+    }
+    this.base = Int32Array.from(counts);
+    this.left = new Int32Array(counts.length);
+  }
+
+  private emit(c: number): void {
+    if (this.prev !== -1) {
+      const at = this.index.get((this.prev << 16) | c);
+      if (at !== undefined && this.left[at]! > 0) {
+        this.left[at]! -= 1;
+        this.overlap++;
+      }
+    }
+    this.prev = c;
+    this.length++;
+  }
+
+  private space = false;
+
+  /** One character of the line: runs of whitespace count as one space, none at either end. */
+  private take(c: number): void {
+    if (isSpace(c)) {
+      this.space = this.length > 0;
+      return;
+    }
+    if (this.space) this.emit(32);
+    this.space = false;
+    this.emit(c);
+  }
+
+  /** similarity(anchor, normalize(text[start, end))). */
+  score(text: string, start: number, end: number): number {
+    this.left.set(this.base);
+    this.overlap = 0;
+    this.length = 0;
+    this.prev = -1;
+    this.space = false;
+    for (let i = start; i < end; i++) {
+      const c = text.charCodeAt(i);
+      const fold = c > 127 ? FOLDS.get(c) : undefined;
+      if (fold === undefined) this.take(c);
+      else for (let k = 0; k < fold.length; k++) this.take(fold.charCodeAt(k));
+    }
+    const a = this.anchor.length;
+    if (a < 2 || this.length < 2) return 0;
+    return (2 * this.overlap) / (a + this.length - 2);
+  }
+}
+
 /**
  * The region of the file most like `needle`, found by its most distinctive
- * line (the longest), so it stays fast on very large files. Lines whose length
- * is far from the anchor's are skipped without scoring.
+ * line (the longest). One pass over the file's characters at most: lines whose
+ * length is far from the anchor's are skipped by their length alone.
  */
 export function closestRegion(
-  fileLines: readonly string[],
+  file: LineTable | readonly string[],
   needle: readonly string[],
 ): ClosestRegion | undefined {
+  const table = file instanceof LineTable ? file : new LineTable(`${file.join('\n')}\n`);
   let anchorIndex = 0;
   for (let i = 1; i < needle.length; i++) {
     if (needle[i]!.trim().length > needle[anchorIndex]!.trim().length) anchorIndex = i;
   }
   const anchor = normalize(needle[anchorIndex] ?? '');
   if (anchor.length < 3) return undefined;
+  const scorer = new AnchorScorer(anchor);
+  const { text } = table;
   let best = -1;
   let bestScore = 0;
-  for (let i = 0; i < fileLines.length; i++) {
-    const line = fileLines[i]!;
-    const len = line.length;
-    if (len < anchor.length / 3 || len > anchor.length * 3 + 20) continue;
-    const score = similarity(anchor, normalize(line));
+  for (let i = 0; i < table.count; i++) {
+    const start = table.offset(i);
+    const end = table.offset(i + 1);
+    const len = end - start;
+    // Raw length includes the line end (at most 2): the bounds allow for it.
+    if (len < anchor.length / 3 || len > anchor.length * 3 + 22) continue;
+    const score = scorer.score(text, start, end);
     if (score > bestScore) {
       bestScore = score;
       best = i;
@@ -65,11 +153,10 @@ export function closestRegion(
   }
   if (best === -1 || bestScore < 0.5) return undefined;
   const start = Math.max(0, best - anchorIndex);
-  const end = Math.min(fileLines.length, start + needle.length);
-  const snippet = fileLines
-    .slice(start, end)
-    .slice(0, 6)
-    .map((l) => (l.length > 120 ? `${l.slice(0, 120)}…` : l))
+  const end = Math.min(table.count, start + needle.length);
+  const snippet = table
+    .split(start, Math.min(end, start + 6))
+    .lines.map((l) => (l.length > 120 ? `${l.slice(0, 120)}…` : l))
     .join('\n');
   return { startLine: start + 1, endLine: end, score: bestScore, snippet };
 }

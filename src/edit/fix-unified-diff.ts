@@ -6,6 +6,7 @@ import { LineTable } from './line-table.js';
 import { type BlockLocation, locateBlock, locateExact } from './match-cascade.js';
 import { MATCH_LEVELS, type MatchLevel } from './normalize-line.js';
 import { type HunkLine, type LooseHunk, parseLooseDiff } from './parse-unified-diff.js';
+import { replaceRange } from './replace-range.js';
 import { detectEol, joinLines, type SplitLines, withoutBom } from './text-format.js';
 
 export interface FixedHunk {
@@ -59,25 +60,20 @@ function fail(
   };
 }
 
-/** The file's lines: located through a line table; split into strings only when a lenient match is needed. */
+/** The file's lines, located through a line table (never split whole). */
 class FileLines {
-  private split: string[] | undefined;
   constructor(readonly table: LineTable) {}
   get count(): number {
     return this.table.count;
-  }
-  all(): string[] {
-    this.split ??= this.table.split(0, this.table.count).lines;
-    return this.split;
   }
 }
 
 /** locateBlock over the file: the exact level by text search, the lenient levels line by line. */
 function locate(file: FileLines, needle: readonly string[], from = 0): BlockLocation | undefined {
   const exact = locateExact(file.table, needle, from);
-  if (exact === undefined) return locateBlock(file.all(), needle, { from });
+  if (exact === undefined) return locateBlock(file.table, needle, { from });
   if (exact.length > 0) return { level: 'exact', matches: exact };
-  return locateBlock(file.all(), needle, { from, levels: MATCH_LEVELS.slice(1) });
+  return locateBlock(file.table, needle, { from, levels: MATCH_LEVELS.slice(1) });
 }
 
 /** Context lines kept around the hunks when the exact patch is rebuilt (a unified diff's usual 3). */
@@ -205,8 +201,8 @@ function applyPlacement(
     window.terminators[start - 1] = eol;
     if (newTerms.length > 0) newTerms[newTerms.length - 1] = '';
   }
-  window.lines.splice(start, end - start, ...newLines);
-  window.terminators.splice(start, end - start, ...newTerms);
+  replaceRange(window.lines, start, end, newLines);
+  replaceRange(window.terminators, start, end, newTerms);
   return undefined;
 }
 
@@ -263,7 +259,7 @@ function placeHunk(file: FileLines, hunk: LooseHunk, cursor: number): Placement 
   }
   const oldSide = hunk.lines.filter((l) => l.kind !== '+').map((l) => l.text);
   const behind = cursor > 0 && locate(file, oldSide) !== undefined;
-  const near = closestRegion(file.all(), oldSide);
+  const near = closestRegion(file.table, oldSide);
   const candidates = near ? [{ line: near.startLine, text: near.snippet }] : [];
   const why = behind
     ? `Hunk ${hunk.index} only matches before the previous hunk; hunks must be in file order and must not overlap.`

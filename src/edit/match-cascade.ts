@@ -1,6 +1,7 @@
+import { locateIndexed } from './block-index.js';
 import type { IndentStyle } from './indent-style.js';
 import type { LineTable } from './line-table.js';
-import { leadingWhitespace, lineKey, MATCH_LEVELS, type MatchLevel } from './normalize-line.js';
+import { leadingWhitespace, type MatchLevel } from './normalize-line.js';
 
 export interface BlockMatch {
   /** 0-based index of the first matched file line. */
@@ -15,32 +16,17 @@ export interface BlockLocation {
 }
 
 /**
- * Finds every place where `needle` (whole lines) occurs in `fileLines`, trying
- * each level of the cascade in order and stopping at the first level with a
- * match, so ambiguity is counted at the level that matched. Blank lines match
- * blank lines at every level. O(n·m) worst case, but each window is rejected at
- * its first differing line, so it is linear in practice.
+ * Finds every place where `needle` (whole lines) occurs in the file, trying each
+ * level of the cascade in order and stopping at the first level with a match, so
+ * ambiguity is counted at the level that matched. Blank lines match blank lines at
+ * every level. O(file + needle) per level (see locateIndexed).
  */
 export function locateBlock(
-  fileLines: readonly string[],
+  file: LineTable | readonly string[],
   needle: readonly string[],
   options: { levels?: readonly MatchLevel[]; from?: number; to?: number } = {},
 ): BlockLocation | undefined {
-  if (needle.length === 0) return undefined;
-  const from = options.from ?? 0;
-  const to = options.to ?? fileLines.length;
-  for (const level of options.levels ?? MATCH_LEVELS) {
-    const keys = needle.map((l) => lineKey(l, level));
-    const fileKey = (i: number) => lineKey(fileLines[i]!, level);
-    const matches: BlockMatch[] = [];
-    for (let i = from; i + keys.length <= to; i++) {
-      let j = 0;
-      while (j < keys.length && fileKey(i + j) === keys[j]) j++;
-      if (j === keys.length) matches.push({ start: i, end: i + keys.length });
-    }
-    if (matches.length > 0) return { level, matches };
-  }
-  return undefined;
+  return locateIndexed(file, needle, options);
 }
 
 /**

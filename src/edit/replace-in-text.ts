@@ -5,6 +5,7 @@ import { closestRegion } from './closest-region.js';
 import { LineTable } from './line-table.js';
 import { type BlockMatch, locateBlock } from './match-cascade.js';
 import type { MatchLevel } from './normalize-line.js';
+import { replaceRange } from './replace-range.js';
 import { detectEol, joinLines, lineNumbersAt, toFileEol, withoutBom } from './text-format.js';
 
 export interface ReplaceRequest {
@@ -60,6 +61,27 @@ function allOffsets(haystack: string, needle: string): number[] {
   return out;
 }
 
+const isBlank = (c: number) => c === 32 || c === 9;
+
+/**
+ * Whether the hit at `o` starts inside its line's indentation (the request starts
+ * with less of it) or ends inside its trailing whitespace (the request dropped it).
+ */
+function slipsWhitespace(body: string, o: number, oldText: string): boolean {
+  if (isBlank(oldText.charCodeAt(0)) && o > 0 && isBlank(body.charCodeAt(o - 1))) {
+    let p = o - 1;
+    while (p >= 0 && isBlank(body.charCodeAt(p))) p--;
+    if (p < 0 || body.charCodeAt(p) === 10) return true;
+  }
+  const end = o + oldText.length;
+  if (!oldText.endsWith('\n') && isBlank(body.charCodeAt(end))) {
+    let p = end;
+    while (p < body.length && isBlank(body.charCodeAt(p))) p++;
+    if (p === body.length || body.charCodeAt(p) === 10 || body.charCodeAt(p) === 13) return true;
+  }
+  return false;
+}
+
 /** Offsets of non-overlapping occurrences, left to right. */
 function nonOverlapping(offsets: readonly number[], length: number): number[] {
   const out: number[] = [];
@@ -72,54 +94,11 @@ function nonOverlapping(offsets: readonly number[], length: number): number[] {
   return out;
 }
 
-/**
- * Exact hits that are whole lines — up to the line's own indentation before and
- * trailing whitespace after — become line blocks, so they follow the line rules
- * (unchanged lines keep the file's bytes, added lines are re-indented, deleting
- * removes the lines, a final newline ends the last line rather than adding an
- * empty one). Returns each hit's lines as a character span [from, to) (line
- * terminators included); undefined when any hit sits inside a line: a substring edit.
- */
-function wholeLineSpans(
-  body: string,
-  offsets: readonly number[],
-  oldText: string,
-): Array<{ from: number; to: number }> | undefined {
-  const blank = (from: number, to: number) => /^[ \t]*$/.test(body.slice(from, to));
-  const spans: Array<{ from: number; to: number }> = [];
-  for (const o of offsets) {
-    const from = body.lastIndexOf('\n', o - 1) + 1;
-    if (!blank(from, o)) return undefined;
-    const end = o + oldText.length;
-    if (oldText.endsWith('\n')) {
-      spans.push({ from, to: end });
-      continue;
-    }
-    const nl = body.indexOf('\n', end);
-    const contentEnd = nl === -1 ? body.length : body.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
-    if (contentEnd < end || !blank(end, contentEnd)) return undefined;
-    spans.push({ from, to: nl === -1 ? body.length : nl + 1 });
-  }
-  return spans;
-}
-
 /** Part of the file split into a line table: `table` holds the body from `offset`, from line `firstLine` on. */
 interface Region {
   table: LineTable;
   offset: number;
   firstLine: number;
-}
-
-/** The region from the line before the first span to the end of the last, and each span's lines in it. */
-function spanRegion(body: string, spans: ReadonlyArray<{ from: number; to: number }>, firstLine: number) {
-  const first = spans[0]!.from;
-  // The line before starts after the newline before its own end; with the hit on line 2 that is the
-  // file's start (lastIndexOf with a negative position would find the newline at 0 itself).
-  const offset = first <= 1 ? 0 : body.lastIndexOf('\n', first - 2) + 1;
-  const table = new LineTable(body.slice(offset, spans.at(-1)!.to));
-  const lineOf = (at: number) => (at - offset >= table.text.length ? table.count : table.lineAt(at - offset));
-  const blocks = spans.map((s) => ({ start: lineOf(s.from), end: lineOf(s.to) }));
-  return { region: { table, offset, firstLine: firstLine - blocks[0]!.start }, blocks };
 }
 
 /**
@@ -148,18 +127,15 @@ export function replaceInText(text: string, request: ReplaceRequest): ReplaceRes
   const oldText = toFileEol(request.oldString, eol);
   const newText = toFileEol(request.newString, eol);
   const offsets = allOffsets(body, oldText);
-  if (offsets.length > 0) {
+  // A hit that only exists because the model dropped part of a line's indentation or trailing
+  // whitespace is a whitespace slip, not an exact match: the line cascade handles it.
+  if (offsets.length > 0 && !offsets.every((o) => slipsWhitespace(body, o, oldText))) {
     const lines = lineNumbersAt(body, offsets);
     if (offsets.length > 1 && !request.replaceAll) return notUnique(offsets.length, lines, 'exact');
     const chosen = nonOverlapping(offsets, oldText.length);
-    const spans = wholeLineSpans(body, chosen, oldText);
-    if (spans) {
-      // Only the lines around the hits are split into a table: the file can be large.
-      // The first hit is always chosen: its line number is lines[0].
-      const { region, blocks } = spanRegion(body, spans, lines[0]! - 1);
-      return replaceBlocks(body, region, restore, bom, blocks, request, 'exact', eol);
-    }
-    // Substring edits: replace left to right; slicing keeps `$&` etc. literal.
+    // An exact match is a plain replacement (str-replace semantics, which models are trained on):
+    // no re-indentation and no newline rule; those apply only to fuzzy (line) matches.
+    // Left to right; slicing keeps `$&` etc. literal.
     let out = '';
     let last = 0;
     for (const o of chosen) {
@@ -181,12 +157,11 @@ export function replaceInText(text: string, request: ReplaceRequest): ReplaceRes
     };
   }
   const table = new LineTable(body);
-  const fileLines = table.split(0, table.count).lines;
   const needle = requestLines(request.oldString);
-  const found = locateBlock(fileLines, needle, {
+  const found = locateBlock(table, needle, {
     levels: ['trailing_whitespace', 'indentation', 'unicode'],
   });
-  if (!found) return notFound(fileLines, needle);
+  if (!found) return notFound(table, needle);
   const lines = found.matches.map((m) => m.start + 1);
   if (found.matches.length > 1 && !request.replaceAll)
     return notUnique(found.matches.length, lines, found.level);
@@ -243,8 +218,8 @@ function replaceBlocks(
     const newLines = rebuilt.lines.map((l) => l.text);
     const newTerms = rebuiltTerminators(rebuilt.lines, terms, eol, tail);
     if (newLines.length === 0 && tail === '' && start > 0) split.terminators[start - 1] = '';
-    split.lines.splice(start, end - start, ...newLines);
-    split.terminators.splice(start, end - start, ...newTerms);
+    replaceRange(split.lines, start, end, newLines);
+    replaceRange(split.terminators, start, end, newTerms);
     maxSpan = Math.max(maxSpan, end - start, newLines.length);
   }
   const head = region.offset + table.offset(from);
@@ -266,7 +241,7 @@ function trimFinalEmpty(lines: string[]): string[] {
   return lines.length > 1 && lines.at(-1) === '' ? lines.slice(0, -1) : lines;
 }
 
-function notFound(fileLines: readonly string[], needle: readonly string[]): ReplaceResult {
+function notFound(fileLines: LineTable, needle: readonly string[]): ReplaceResult {
   const near = closestRegion(fileLines, needle);
   const hint = near
     ? ` Did you mean lines ${near.startLine}-${near.endLine}?\n${near.snippet}`
@@ -274,12 +249,12 @@ function notFound(fileLines: readonly string[], needle: readonly string[]): Repl
   return {
     ok: false,
     code: 'edit_not_found',
-    message: `old_string was not found (also not when ignoring whitespace, indentation and typographic quotes). The file has ${fileLines.length} lines.${hint}\nRe-read the file and copy old_string exactly as it is now.`,
+    message: `old_string was not found (also not when ignoring whitespace, indentation and typographic quotes). The file has ${fileLines.count} lines.${hint}\nRe-read the file and copy old_string exactly as it is now.`,
     suggestions: near
       ? [`Re-read lines ${near.startLine}-${near.endLine} and retry`]
       : ['Re-read the file with read_file'],
     details: {
-      file_lines: fileLines.length,
+      file_lines: fileLines.count,
       ...(near ? { closest: { start_line: near.startLine, end_line: near.endLine } } : {}),
     },
   };

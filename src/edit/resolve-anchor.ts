@@ -3,6 +3,7 @@ import { parseAnchor } from './line-edit-ops.js';
 import { contextHash, hex, isLowEntropy } from './line-hash.js';
 import type { LineTable } from './line-table.js';
 import { mapLine } from './map-line.js';
+import { readAnchors } from './read-anchors.js';
 
 export class AnchorError extends Error {
   constructor(
@@ -53,6 +54,21 @@ export class LineIndex {
   matchesAt(i: number, prefix: string): boolean {
     if (i < 0 || i >= this.count) return false;
     return this.full[i]! >>> (32 - 4 * prefix.length) === Number.parseInt(prefix, 16);
+  }
+  /** The anchors a hashed read of this text shows (unique in the file when possible; see readAnchors). */
+  get shown(): Uint32Array {
+    this.shownAnchors ??= readAnchors(this.full);
+    return this.shownAnchors;
+  }
+  private shownAnchors: Uint32Array | undefined;
+  /** Lines whose shown anchor starts with `prefix`. */
+  shownLines(prefix: string): number[] {
+    const shift = 32 - 4 * prefix.length;
+    const wanted = Number.parseInt(prefix, 16);
+    const shown = this.shown;
+    const out: number[] = [];
+    for (let i = 0; i < shown.length; i++) if (shown[i]! >>> shift === wanted) out.push(i);
+    return out;
   }
   contextMatches(hash: string, among?: readonly number[]): number[] {
     const pool = among ?? Array.from({ length: this.count }, (_, i) => i);
@@ -106,6 +122,38 @@ function confirmedUnchanged(index: LineIndex, hash: string, request: AnchorReque
 }
 
 /**
+ * The line a read showed with this anchor, when exactly one line had it: reads
+ * show twins (repeated lines) by their context or position anchor, unique in the
+ * read, so a wrong line number next to it does not matter. In an unchanged file
+ * that is the line; in a changed one it is followed through a line diff of the
+ * read and the file (gone or edited: anchor_stale). Undefined when the anchor is
+ * not (or not uniquely) one the read showed: the ladder decides.
+ */
+function shownInRead(
+  index: LineIndex,
+  hash: string,
+  request: AnchorRequest,
+  snapshot: LineIndex | undefined,
+  hint: number | undefined,
+): number | undefined {
+  if (hash.length < 6 || (request.occurrence ?? 1) !== 1) return undefined;
+  const read = snapshot ?? index;
+  const lines = read.shownLines(hash);
+  if (lines.length !== 1) return undefined;
+  const at = lines[0]!;
+  if (read === index) return snapshot ? at : checkEntropy(index, at, at + 1, request);
+  const mapped = mapLine(read.full, index.full, at);
+  if (mapped === 'changed') {
+    throw new AnchorError(
+      'anchor_stale',
+      `Anchor ${request.raw}: line ${at + 1} as you read it was changed or deleted since. Re-read with read_file(hashes: true) and redo the edit.`,
+      { suggested_action: 're-read_file', anchor: request.raw },
+    );
+  }
+  return mapped === undefined ? undefined : checkEntropy(index, mapped, hint, request);
+}
+
+/**
  * Resolves one anchor to a 0-based line of the CURRENT file. When the file is
  * unchanged since the hashed read (`snapshot` is `index`), the anchor is exact
  * (confirmedUnchanged). When it changed, the line the model read is followed
@@ -131,6 +179,8 @@ export function resolveAnchor(
     const exact = confirmedUnchanged(index, hash, request, lineFromAnchor);
     if (exact !== undefined) return exact;
   }
+  const shown = shownInRead(index, hash, request, snapshot, hint);
+  if (shown !== undefined) return shown;
   let candidates = index.candidates(hash);
   if (candidates.length === 0) {
     const byContext = index.contextMatches(hash);

@@ -126,7 +126,7 @@ export function diffSegments(
   };
   const endRun = () => {
     if (run.length > keep * 2 + 1) {
-      drawn.push(...run.slice(0, keep));
+      for (const r of run.slice(0, keep)) drawn.push(r);
       const hidden = run.slice(keep, run.length - keep);
       if (drawn.length) out.push({ kind: 'rows', rows: drawn });
       drawn = [];
@@ -137,8 +137,8 @@ export function diffSegments(
         count: hidden.length,
         lines: hidden.map((r) => r.text),
       });
-      drawn.push(...run.slice(run.length - keep));
-    } else drawn.push(...run);
+      for (const r of run.slice(run.length - keep)) drawn.push(r);
+    } else for (const r of run) drawn.push(r);
     run = [];
   };
   for (const row of rows) {

@@ -32,7 +32,7 @@ export interface RealPathResult {
  * missing one are appended lexically.
  */
 export function resolveRealPath(start: string, rest: readonly string[]): RealPathResult {
-  const pending = [...rest];
+  let pending = [...rest];
   let current = start;
   let exists = true;
   let hops = 0;
@@ -80,7 +80,7 @@ export function resolveRealPath(start: string, rest: readonly string[]): RealPat
         throw new RealPathError('loop', 'too many levels of symbolic links (a loop?)');
       const target = fs.readlinkSync(next);
       links.push(next);
-      pending.unshift(...target.split('/'));
+      pending = target.split('/').concat(pending);
       if (path.isAbsolute(target)) current = path.parse(current).root;
       stat = fs.lstatSync(current);
       continue;

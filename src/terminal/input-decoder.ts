@@ -54,11 +54,11 @@ export class InputDecoder {
       const start = data.indexOf(PASTE_START);
       if (start === -1) {
         const keep = partialMarker(data, PASTE_START, 2);
-        events.push(...parseKeys(data.slice(0, data.length - keep)));
+        for (const e of parseKeys(data.slice(0, data.length - keep))) events.push(e);
         this.pending = data.slice(data.length - keep);
         return events;
       }
-      events.push(...parseKeys(data.slice(0, start)));
+      for (const e of parseKeys(data.slice(0, start))) events.push(e);
       this.pasting = '';
       data = data.slice(start + PASTE_START.length);
     }

@@ -112,11 +112,14 @@ export const listFiles: SandboxTool<ListFilesInput, ListFilesOutput> = {
       }
       found.push(isDir ? `${vp}/` : vp);
     };
-    for (const root of roots) {
+    // The walk stops at the first match past the cap: the listing is truncated, and the rest of
+    // the tree (up to MAX_VISITED entries) would be read for nothing.
+    walk: for (const root of roots) {
       if (root.virtualDir !== base) consider(root.virtualDir, true);
       const queue: WalkRoot[] = [root];
-      while (queue.length > 0 && visited < MAX_VISITED) {
-        const dir = queue.shift()!;
+      for (let next = 0; next < queue.length && visited < MAX_VISITED; next++) {
+        if (truncated) break walk;
+        const dir = queue[next]!;
         let entries: ListedEntry[];
         try {
           entries = await fs.readdir(dir.hostDir, { withFileTypes: true });
@@ -127,6 +130,7 @@ export const listFiles: SandboxTool<ListFilesInput, ListFilesOutput> = {
         if (ctx.staging && ctx.staging.size > 0)
           entries = withStaged(entries, ctx.staging.children(dir.hostDir));
         for (const entry of entries) {
+          if (truncated) break walk;
           visited++;
           if (isTempFileName(entry.name)) continue; // an atomic write in progress (or abandoned)
           if (isApplyEntryName(entry.name)) continue; // a change set being applied (or its journal)

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { ApprovalResult } from '../approval/types.js';
 import { renderHashedText } from '../edit/hashed-render.js';
+import { LineTable } from '../edit/line-table.js';
+import { readAnchors } from '../edit/read-anchors.js';
 import { fileTargetOf } from '../sandbox/target.js';
 import { type LoadedFile, loadFile } from './file-io.js';
 import { checkApprovedTarget, resolvedField, throughLinks } from './file-state.js';
@@ -99,7 +101,7 @@ export const readFile: SandboxTool<ReadFileInput, ReadFileOutput> = {
     const endLine = start + page.lines - 1;
     const truncated = endLine < total || page.cut;
     const content =
-      page.lines === 0 ? '' : input.hashes ? hashedContent(ctx, file, page, start, total) : page.text;
+      page.lines === 0 ? '' : input.hashes ? hashedContent(ctx, file, page, text, start, total) : page.text;
     const state = ctx.state.record(resolved.virtualPath, file.sha256);
     if (input.hashes) ctx.anchors.set(resolved.virtualPath, raw);
     return {
@@ -130,22 +132,43 @@ function headTail(input: ReadFileInput, total: number): { start: number; limit: 
 }
 
 /**
- * The page with LINE#HASH anchors. Line hashes come from the content-keyed cache
- * when present (e.g. after edit_lines), and a whole-file read leaves them there.
- * A cut line is hashed as shown, so it never touches the cache.
+ * The page with LINE#HASH anchors: each line shows the anchor a read of the whole
+ * file gives it (readAnchors: unique in the file where possible, so a twin line
+ * is named by its context, not a hash shared with its twins). Line hashes and
+ * anchors are kept per file version (content SHA-256): paging through a file
+ * hashes it once. A cut line is hashed as shown, so it never touches the cache.
  */
-function hashedContent(ctx: ToolContext, file: LoadedFile, page: Page, start: number, total: number): string {
+function hashedContent(
+  ctx: ToolContext,
+  file: LoadedFile,
+  page: Page,
+  text: string,
+  start: number,
+  total: number,
+): string {
   if (page.cut) return renderHashedText(page.text, start, { lines: 1 }).content;
-  const all = ctx.lineHashes.get(file.sha256);
-  const known = all?.length === total ? all.subarray(start - 1, start - 1 + page.lines) : undefined;
-  const rendered = renderHashedText(page.text, start, {
+  const shown = shownAnchors(ctx, file.sha256, text, total);
+  return renderHashedText(page.text, start, {
     lines: page.lines,
     // Byte count equal to character count: the whole file is ASCII.
     ...(file.bytes === file.text.length ? { ascii: true } : {}),
-    ...(known ? { known } : {}),
-  });
-  if (!known && page.lines === total) ctx.lineHashes.set(file.sha256, rendered.hashes);
-  return rendered.content;
+    known: shown.subarray(start - 1, start - 1 + page.lines),
+  }).content;
+}
+
+/** The anchors of every line of one file version, from the version cache or computed (and kept). */
+function shownAnchors(ctx: ToolContext, sha256: string, text: string, total: number): Uint32Array {
+  const key = `${sha256}:shown`;
+  const cached = ctx.lineHashes.get(key);
+  if (cached?.length === total) return cached;
+  let hashes = ctx.lineHashes.get(sha256);
+  if (hashes?.length !== total) {
+    hashes = new LineTable(text).hashes();
+    ctx.lineHashes.set(sha256, hashes);
+  }
+  const shown = readAnchors(hashes);
+  ctx.lineHashes.set(key, shown);
+  return shown;
 }
 
 interface Page {

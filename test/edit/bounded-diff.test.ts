@@ -45,3 +45,63 @@ describe('boundedUnifiedDiff', () => {
     expect(d.unifiedDiff).toContain('@@ -3998,7 +3998,7 @@');
   });
 });
+
+/** Source-like lines: mostly distinct, with repeated structural ones. */
+const sourceLines = (n: number, seed: number) =>
+  Array.from({ length: n }, (_, i) =>
+    i % 7 === 6 ? '}' : i % 11 === 0 ? '' : `  const v${i}_${seed} = f(${i});`,
+  );
+
+describe('boundedUnifiedDiff at scale (anchored on unique lines)', () => {
+  it('stays exact and applies on big files with scattered edits (regions between anchors)', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 300, max: 3_000 }),
+        fc.array(fc.tuple(fc.nat(3_000), fc.nat(3), fc.array(line, { maxLength: 3 })), { maxLength: 30 }),
+        (n, edits) => {
+          const lines = sourceLines(n, 1);
+          const next = [...lines];
+          for (const [at, remove, insert] of edits) next.splice(Math.min(at, next.length), remove, ...insert);
+          const a = `${lines.join('\n')}\n`;
+          const b = next.length ? `${next.join('\n')}\n` : '';
+          const d = boundedUnifiedDiff(a, b, { oldPath: '/f', newPath: '/f' });
+          expect(d.coarse).toBe(false);
+          const applied = d.unifiedDiff === '' ? a : applyPatch(a, d.unifiedDiff);
+          expect(applied).toBe(b);
+          // Never more than the edits touched: each removes ≤ 3 and inserts ≤ 3 lines.
+          expect(d.removed).toBeLessThanOrEqual(edits.length * 3);
+          expect(d.added).toBeLessThanOrEqual(edits.length * 3);
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
+  it('shows a 1% change of a 100k-line file as about 1% of its lines, not the whole file', () => {
+    const lines = sourceLines(100_000, 2);
+    const next = lines.map((l, i) => (i % 100 === 50 ? `${l} // changed` : l));
+    const d = boundedUnifiedDiff(`${lines.join('\n')}\n`, `${next.join('\n')}\n`, {
+      oldPath: '/f',
+      newPath: '/f',
+      timeBudgetMs: 60_000,
+    });
+    expect(d.coarse).toBe(false);
+    expect(d.removed).toBe(1_000);
+    expect(d.added).toBe(1_000);
+  });
+
+  it('a region without anchors that runs out of time is coarse on its own; the rest stays exact', () => {
+    // Two halves: the first changes a few unique lines; the second swaps blocks of
+    // repeated lines (no unique line to anchor on) and gets no time at all.
+    const first = sourceLines(2_000, 3);
+    const second = Array.from({ length: 4_000 }, (_, i) => (i % 2 ? '}' : '{'));
+    const firstNext = first.map((l, i) => (i === 500 ? 'changed();' : l));
+    const secondNext = Array.from({ length: 4_000 }, (_, i) => (i % 3 ? '}' : '{'));
+    const a = `${[...first, 'MIDDLE', ...second].join('\n')}\n`;
+    const b = `${[...firstNext, 'MIDDLE', ...secondNext].join('\n')}\n`;
+    const d = boundedUnifiedDiff(a, b, { oldPath: '/f', newPath: '/f', timeBudgetMs: 0 });
+    expect(applyPatch(a, d.unifiedDiff)).toBe(b);
+    expect(d.unifiedDiff).toContain('-  const v500_3 = f(500);\n+changed();\n');
+    expect(d.removed).toBeLessThan(4_100);
+  });
+});

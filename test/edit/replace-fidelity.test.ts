@@ -98,10 +98,23 @@ describe('edit_file keeps the file bytes of every line the request leaves unchan
     expect(edit(mixed, 'a;\nb;', 'a;\nb;\nb2;').newText).toBe('a;  \nb;\r\nb2;\nc;\n');
   });
 
-  it('deleting whole lines removes their line ends; at the end of a file without final newline it stays so', () => {
-    expect(edit('a\nfoo\nb\n', 'foo', '').newText).toBe('a\nb\n');
-    expect(edit('a\nfoo', 'foo', '').newText).toBe('a');
+  it('an exact match is a plain replacement: deleting the text of a line leaves its line end', () => {
+    expect(edit('a\nfoo\nb\n', 'foo', '').newText).toBe('a\n\nb\n');
+    expect(edit('a\nfoo\nb\n', 'foo\n', '').newText).toBe('a\nb\n');
+    expect(edit('a\nfoo', 'foo', '').newText).toBe('a\n');
+  });
+
+  it('a fuzzy match deletes whole lines with their line ends; at the end of a file without final newline it stays so', () => {
     expect(edit('a\nfoo  \r\nbar', 'foo\nbar', '').newText).toBe('a');
+    expect(edit('a\nfoo \nb\n', 'foo', '').newText).toBe('a\nb\n');
+  });
+
+  it('an exact mid-line match is not re-indented, and a final newline in new_string is kept', () => {
+    // Plain str-replace semantics: valid Python stays valid.
+    expect(edit('def f():\n    x = 1\n', 'x = 1', 'x = 1\n    y = 2').newText).toBe(
+      'def f():\n    x = 1\n    y = 2\n',
+    );
+    expect(edit('a\nb\nc\n', 'b\n', 'b\n\n').newText).toBe('a\nb\n\nc\n');
   });
 
   it('substring edits inside a line stay substring edits', () => {
@@ -129,7 +142,7 @@ describe('edit_file keeps the file bytes of every line the request leaves unchan
   });
 });
 
-describe('deleting the last line of a file without a final newline', () => {
+describe('deleting (fuzzy match) the last line of a file without a final newline', () => {
   // Found by the slip property test: with the deleted line on line 2, the line before is the
   // file's first, and the "no final newline" must move onto it like anywhere else.
   it.each([
@@ -139,6 +152,6 @@ describe('deleting the last line of a file without a final newline', () => {
     ['a\n\n// note', 'a\n'],
     ['\r\n// note', ''],
   ])('%j → %j', (text, want) => {
-    expect(edit(text, '// note', '').newText).toBe(want);
+    expect(edit(text, '// note ', '').newText).toBe(want);
   });
 });

@@ -15,6 +15,20 @@ import {
 // For each copying slip a model makes, edit_file and patch_file give exactly the intended file —
 // the original with only the lines the edit changes changed, byte for byte — or refuse clearly.
 // Every refusal is counted: the generated edits are unambiguous, so refusing them is a failure too.
+// A slip the request happens not to show (old_string found exactly, not inside a line's
+// whitespace) is an exact match, which is a plain str-replace: then that is the expected file.
+
+function expected(
+  text: string,
+  want: string,
+  request: { oldString: string; newString: string },
+  level: string,
+) {
+  if (level !== 'exact') return want;
+  const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  const fileEol = (s: string) => s.replaceAll('\r\n', '\n').replaceAll('\n', eol);
+  return text.replace(fileEol(request.oldString), () => fileEol(request.newString));
+}
 
 const RUNS = 2_000;
 const SLIPS: Slip[] = [
@@ -37,7 +51,7 @@ describe.each(SLIPS)('slip: %s', (slip) => {
         const request = requestFor(c, slip);
         const edited = replaceInText(text, { ...request, replaceAll: false });
         if (!edited.ok) throw new Error(`edit_file refused: ${edited.code}: ${edited.message}`);
-        expect(edited.newText).toBe(want);
+        expect(edited.newText).toBe(expected(text, want, request, edited.matchLevel));
         const patched = fixUnifiedDiff(text, request.diff);
         if (!patched.ok) throw new Error(`patch_file refused: ${patched.message}`);
         expect(patched.newText).toBe(want);
@@ -59,7 +73,7 @@ describe.each(['trailing_whitespace', 'typographic_quotes'] as const)('slip made
         const request = requestFor(c, slip, true);
         const edited = replaceInText(text, { ...request, replaceAll: false });
         if (!edited.ok) throw new Error(`edit_file refused: ${edited.code}: ${edited.message}`);
-        expect(edited.newText).toBe(want);
+        expect(edited.newText).toBe(expected(text, want, request, edited.matchLevel));
         const patched = fixUnifiedDiff(text, request.diff);
         if (!patched.ok) throw new Error(`patch_file refused: ${patched.message}`);
         expect(patched.newText).toBe(want);

@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { lineHash } from '../../src/edit/line-hash.js';
 import { read } from '../helpers/temp-project.js';
 import { err, ok, project } from './fixture.js';
 
-// Lines 3 and 5 are twins with identical neighbours: no rung of the ladder tells them apart.
+// Lines 3 and 5 are twins with identical neighbours: no rung of the ladder tells them apart by
+// their own hash (a read shows them by position anchors instead, see the last test).
+const DUP = lineHash('dup();');
 const TEXT = 'start();\na = 1;\ndup();\na = 1;\ndup();\na = 1;\nend();\n';
 
 async function hashes(toolset: ReturnType<typeof project>['toolset']) {
@@ -17,17 +20,17 @@ describe('edit_lines range endpoints that stay ambiguous', () => {
     const start = err(
       await toolset.callTool('edit_lines', {
         path: '/t.js',
-        operations: [{ op: 'replace_range', start_hash: h[2], end_hash: h[6], content: 'x();' }],
+        operations: [{ op: 'replace_range', start_hash: DUP, end_hash: h[6], content: 'x();' }],
       }),
     );
     expect(start.code).toBe('anchor_context_ambiguous');
     expect(start.message).toMatch(/start_hash/);
-    expect(start.details).toMatchObject({ anchor_field: 'start_hash', anchor: h[2] });
-    expect(start.details?.candidates).toEqual([`3#${h[2]}|dup();`, `5#${h[2]}|dup();`]);
+    expect(start.details).toMatchObject({ anchor_field: 'start_hash', anchor: DUP });
+    expect(start.details?.candidates).toEqual([`3#${DUP}|dup();`, `5#${DUP}|dup();`]);
     const end = err(
       await toolset.callTool('edit_lines', {
         path: '/t.js',
-        operations: [{ op: 'delete_range', start_hash: h[0], end_hash: h[4] }],
+        operations: [{ op: 'delete_range', start_hash: h[0], end_hash: DUP }],
       }),
     );
     expect(end.code).toBe('anchor_context_ambiguous');
@@ -43,12 +46,25 @@ describe('edit_lines range endpoints that stay ambiguous', () => {
         path: '/t.js',
         operations: [
           { op: 'replace_line', hash: h[0], content: 'begin();' },
-          { op: 'delete_line', hash: h[2] },
+          { op: 'delete_line', hash: DUP },
         ],
       }),
     );
     expect(single.code).toBe('anchor_ambiguous');
     expect(single.details).toMatchObject({ anchor_field: 'hash' });
     expect(read(dir, 't.js')).toBe(TEXT);
+  });
+
+  it('the anchors a read shows tell the twins apart, so the same edits go through', async () => {
+    const { dir, toolset } = project({ 't.js': TEXT });
+    const h = await hashes(toolset);
+    expect(new Set(h).size).toBe(h.length);
+    ok(
+      await toolset.callTool('edit_lines', {
+        path: '/t.js',
+        operations: [{ op: 'delete_line', hash: h[4] }],
+      }),
+    );
+    expect(read(dir, 't.js')).toBe('start();\na = 1;\ndup();\na = 1;\na = 1;\nend();\n');
   });
 });

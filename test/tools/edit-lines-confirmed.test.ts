@@ -82,16 +82,30 @@ describe('edit_lines anchors confirmed by an unchanged file', () => {
     expect(read(dir, 't.js')).toBe(TEXT);
   });
 
-  it('a bare hash of a repeated line stays ambiguous: no line number confirms it', async () => {
-    const { toolset } = project({ 't.js': TEXT });
+  it('a read shows each repeated line with its own anchor, so a bare anchor names that line', async () => {
+    const { dir, toolset } = project({ 't.js': TEXT });
     const a = await anchors(toolset);
+    expect(new Set(a.map((x) => x.split('#')[1])).size).toBe(a.length);
+    ok(
+      await toolset.callTool('edit_lines', {
+        path: '/t.js',
+        operations: [{ op: 'delete_line', hash: a[5]!.split('#')[1] }],
+      }),
+    );
+    expect(read(dir, 't.js')).toBe(TEXT.replace('function b() {\n  x = compute(1);\n', 'function b() {\n'));
+  });
+
+  it("a repeated line's own (shared) hash, with no line number, stays ambiguous", async () => {
+    const { dir, toolset } = project({ 't.js': TEXT });
+    await anchors(toolset);
     const e = err(
       await toolset.callTool('edit_lines', {
         path: '/t.js',
-        operations: [{ op: 'delete_line', hash: a[1]!.split('#')[1] }],
+        operations: [{ op: 'delete_line', hash: lineHash('  x = compute(1);') }],
       }),
     );
     expect(e.code).toBe('anchor_ambiguous');
+    expect(read(dir, 't.js')).toBe(TEXT);
   });
 
   it('follows a hash unique in the file past a wrong line number, and reports the correction', async () => {
@@ -116,16 +130,15 @@ describe('edit_lines anchors confirmed by an unchanged file', () => {
     );
   });
 
-  it('a wrong line number on a repeated line is not guessed', async () => {
+  it('a wrong line number next to the anchor of a repeated line still finds the line the read showed', async () => {
     const { dir, toolset } = project({ 't.js': TEXT });
     const a = await anchors(toolset);
-    const e = err(
+    ok(
       await toolset.callTool('edit_lines', {
         path: '/t.js',
-        operations: [{ op: 'replace_line', hash: `9#${a[1]!.split('#')[1]}`, content: 'y();' }],
+        operations: [{ op: 'replace_line', hash: `9#${a[1]!.split('#')[1]}`, content: '  y();' }],
       }),
     );
-    expect(['anchor_ambiguous', 'anchor_context_ambiguous']).toContain(e.code);
-    expect(read(dir, 't.js')).toBe(TEXT);
+    expect(read(dir, 't.js')).toBe(TEXT.replace('  x = compute(1);', '  y();'));
   });
 });

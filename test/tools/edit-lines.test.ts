@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { lineHash } from '../../src/edit/line-hash.js';
 import { read } from '../helpers/temp-project.js';
 import { err, ok, project } from './fixture.js';
 
@@ -97,11 +98,12 @@ describe('edit_lines', () => {
   it('uses occurrence for repeated lines, refuses them without it, and disambiguates twins by context', async () => {
     const text = 'a();\nx = compute(1);\nb();\nx = compute(1);\nc();\n';
     const { dir, toolset } = project({ 'r.js': text });
-    const a = await anchors(toolset, '/r.js');
+    await anchors(toolset, '/r.js');
+    // The line's own hash (twins share it), not the unique anchor the read shows.
     const amb = err(
       await toolset.callTool('edit_lines', {
         path: '/r.js',
-        operations: [{ op: 'replace_line', hash: a[1]!.split('#')[1], content: 'y' }],
+        operations: [{ op: 'replace_line', hash: lineHash('x = compute(1);'), content: 'y' }],
       }),
     );
     expect(amb.code).toBe('anchor_ambiguous');
@@ -112,7 +114,7 @@ describe('edit_lines', () => {
         operations: [
           {
             op: 'replace_line',
-            hash: a[1]!.split('#')[1],
+            hash: lineHash('x = compute(1);'),
             occurrence: 2,
             line: 4,
             content: 'x = compute(2);',

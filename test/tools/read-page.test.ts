@@ -3,6 +3,8 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { renderHashedLines } from '../../src/edit/hashed-render.js';
+import { hex, lineHash32 } from '../../src/edit/line-hash.js';
+import { readAnchors } from '../../src/edit/read-anchors.js';
 import { Sandbox } from '../../src/sandbox/sandbox.js';
 import { FileSystemToolset } from '../../src/tools/filesystem-toolset.js';
 import { toModelText } from '../../src/tools/text-stats.js';
@@ -30,8 +32,14 @@ function referencePage(raw: string, offset: number, limit: number, maxChars: num
     chars += line.length + 1;
   }
   const endLine = offset + picked.length - 1;
+  const shown = readAnchors(Uint32Array.from(lines, (l) => lineHash32(l)));
   return {
-    content: hashes ? renderHashedLines(picked, offset) : picked.join('\n'),
+    // Whole lines show the anchor a read of the whole file gives them; a cut line its own hash.
+    content: !hashes
+      ? picked.join('\n')
+      : cutLine
+        ? renderHashedLines(picked, offset)
+        : picked.map((l, k) => `${offset + k}#${hex(shown[offset - 1 + k]!, 6)}|${l}`).join('\n'),
     start_line: picked.length ? offset : 0,
     end_line: picked.length ? endLine : 0,
     total_lines: total,

@@ -1,0 +1,284 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ApprovalToolset } from '../src/approval/approval-toolset.js';
+import { approveAll } from '../src/approval/policies.js';
+import { Sandbox } from '../src/sandbox/sandbox.js';
+import { FileSystemToolset } from '../src/tools/filesystem-toolset.js';
+import { floorEdit, type Paired, paired } from './pairs.js';
+
+/**
+ * The "cliffs" table: each input that used to fall off a cliff (or crash), at
+ * each size, as the median of interleaved pair ratios against the no-fsync floor
+ * (read + SHA-256 + replace + temp write + rename) doing the same edit.
+ */
+export interface Cliff {
+  name: string;
+  size: number;
+  result: Paired;
+  target: string;
+}
+
+const LIMITS = { readMaxLines: 100_000_000, readMaxChars: 4_000_000_000, maxFileBytes: 1 << 30 };
+
+const sourceLine = (i: number) => `  const value${i} = compute(${i}, "item-${i}");`;
+const sourceFile = (n: number) =>
+  `${Array.from({ length: n }, (_, i) => (i % 10 === 9 ? '}' : sourceLine(i))).join('\n')}\n`;
+
+interface Case {
+  name: string;
+  target: string;
+  /** The file before every call. */
+  text: (n: number) => string;
+  /** What the floor replaces (exact text) with what. */
+  floor: (n: number) => [string, string];
+  /** The tool call; `prepare` runs untimed before it (after the file is reset). */
+  call: (n: number, ctx: Ctx) => () => Promise<unknown>;
+  prepare?: (n: number, ctx: Ctx) => Promise<void>;
+  mayFail?: boolean;
+}
+
+interface Ctx {
+  toolset: FileSystemToolset;
+  gated: ApprovalToolset;
+  state: Record<string, string>;
+}
+
+/** A file of `}` lines with one block of k lines carrying trailing spaces, ending in a distinctive line. */
+function braceFile(
+  n: number,
+  k: number,
+): { text: string; block: string; needle: string; replacement: string } {
+  const mid = Math.floor(n / 2);
+  const lines = Array.from({ length: n }, () => '}');
+  for (let j = 0; j < k; j++) lines[mid + j] = j === k - 1 ? 'done(); ' : '} ';
+  const block = lines.slice(mid, mid + k).join('\n');
+  const needle = [...Array.from({ length: k - 1 }, () => '}'), 'done();'].join('\n');
+  return {
+    text: `${lines.join('\n')}\n`,
+    block,
+    needle,
+    replacement: needle.replace('done();', 'finished();'),
+  };
+}
+
+const mid = (n: number) => Math.floor(n / 2) + 1;
+const oneLine = (n: number): [string, string] => [
+  sourceLine(mid(n)),
+  sourceLine(mid(n)).replace('compute(', 'compute2('),
+];
+const inserted = (n: number) => Array.from({ length: n }, (_, i) => `inserted ${i}`).join('\n');
+
+const fuzzy = (k: number): Case => ({
+  name: `edit_file fuzzy (trailing-whitespace slip), file of } lines, old_string of ${k} lines`,
+  target: '≤ 2× floor',
+  text: (n) => braceFile(n, k).text,
+  floor: (n) => {
+    const b = braceFile(n, k);
+    return [b.block, b.replacement];
+  },
+  call: (n, { toolset }) => {
+    const b = braceFile(n, k);
+    return () =>
+      toolset.callTool('edit_file', { path: '/f.txt', old_string: b.needle, new_string: b.replacement });
+  },
+});
+
+const quoted = (n: number) =>
+  `${Array.from({ length: n }, (_, i) => (i % 10 === 9 ? '}' : `  say('item-${i}', "x");`)).join('\n')}\n`;
+
+export const CASES: Case[] = [
+  {
+    name: 'edit_file exact, one line (ordinary edit)',
+    target: '≤ 2× floor',
+    text: sourceFile,
+    floor: oneLine,
+    call: (n, { toolset }) => {
+      const [o, w] = oneLine(n);
+      return () => toolset.callTool('edit_file', { path: '/f.txt', old_string: o, new_string: w });
+    },
+  },
+  fuzzy(100),
+  fuzzy(1000),
+  {
+    name: 'edit_file smart-quote slip (3 lines)',
+    target: '≤ 2× floor',
+    text: quoted,
+    floor: (n) => {
+      const m = mid(n) - 1;
+      const o = [m, m + 1, m + 2].map((i) => `  say('item-${i}', "x");`).join('\n');
+      return [o, o.replace('item-', 'thing-')];
+    },
+    call: (n, { toolset }) => {
+      const m = mid(n) - 1;
+      const o = [m, m + 1, m + 2].map((i) => `  say('item-${i}', "x");`).join('\n');
+      const curly = o.replace(/'([^']*)'/g, '\u2018$1\u2019');
+      return () =>
+        toolset.callTool('edit_file', {
+          path: '/f.txt',
+          old_string: curly,
+          new_string: o.replace('item-', 'thing-'),
+        });
+    },
+  },
+  {
+    name: 'edit_file not found (closest-region search)',
+    target: '≤ 2× floor',
+    text: sourceFile,
+    floor: (n) => [`${sourceLine(mid(n))}\nnot there`, 'x'],
+    call:
+      (n, { toolset }) =>
+      () =>
+        toolset.callTool('edit_file', {
+          path: '/f.txt',
+          old_string: `${sourceLine(mid(n)).replace('compute', 'kompute')}\n  missing();\n  return nothing;`,
+          new_string: 'x',
+        }),
+    mayFail: true,
+  },
+  {
+    name: 'edit_file inserting as many lines as the file has',
+    target: '≤ 2× floor',
+    text: sourceFile,
+    floor: (n) => [`${sourceLine(mid(n))}\n`, `${sourceLine(mid(n))}\n${inserted(n)}\n`],
+    call:
+      (n, { toolset }) =>
+      () =>
+        toolset.callTool('edit_file', {
+          path: '/f.txt',
+          old_string: `${sourceLine(mid(n))}\n`,
+          new_string: `${sourceLine(mid(n))}\n${inserted(n)}\n`,
+        }),
+  },
+  {
+    name: 'edit_lines inserting as many lines as the file has',
+    target: '≤ 2× floor',
+    text: sourceFile,
+    floor: (n) => [`${sourceLine(mid(n))}\n`, `${sourceLine(mid(n))}\n${inserted(n)}\n`],
+    prepare: async (n, { toolset, state }) => {
+      const read = await toolset.callTool('read_file', {
+        path: '/f.txt',
+        offset: mid(n) + 1,
+        limit: 1,
+        hashes: true,
+      });
+      state.anchor = String((read as { data: { content: string } }).data.content).split('|')[0]!;
+    },
+    call:
+      (n, { toolset, state }) =>
+      () =>
+        toolset.callTool('edit_lines', {
+          path: '/f.txt',
+          operations: [{ op: 'insert_after', hash: state.anchor!, content: inserted(n) }],
+        }),
+  },
+  {
+    name: 'patch_file inserting as many lines as the file has',
+    target: '≤ 2× floor',
+    text: sourceFile,
+    floor: (n) => [`${sourceLine(mid(n))}\n`, `${sourceLine(mid(n))}\n${inserted(n)}\n`],
+    call: (n, { toolset }) => {
+      const sha = createHash('sha256').update(sourceFile(n)).digest('hex');
+      const added = inserted(n)
+        .split('\n')
+        .map((l) => `+${l}`)
+        .join('\n');
+      const diff = `@@ -${mid(n) + 1},1 +${mid(n) + 1},${n + 1} @@\n ${sourceLine(mid(n))}\n${added}\n`;
+      return () => toolset.callTool('patch_file', { path: '/f.txt', unified_diff: diff, base_sha256: sha });
+    },
+  },
+  {
+    name: 'approval write_file changing one line (payload + write)',
+    target: '≤ 3× floor',
+    text: sourceFile,
+    floor: oneLine,
+    call: (n, { gated }) => {
+      const [o, w] = oneLine(n);
+      const content = sourceFile(n).replace(o, w);
+      return () => gated.callTool('write_file', { path: '/f.txt', content });
+    },
+  },
+  {
+    name: 'approval edit_file, one line (payload + write)',
+    target: '≤ 3× floor',
+    text: sourceFile,
+    floor: oneLine,
+    call: (n, { gated }) => {
+      const [o, w] = oneLine(n);
+      return () => gated.callTool('edit_file', { path: '/f.txt', old_string: o, new_string: w });
+    },
+  },
+  {
+    name: 'approval write_file, 1% of lines changed (payload diff + write)',
+    target: '≤ 3× floor',
+    text: sourceFile,
+    floor: oneLine,
+    call: (n, { gated }) => {
+      const content = sourceFile(n)
+        .split('\n')
+        .map((l, i) => (i % 100 === 50 ? `${l} // changed` : l))
+        .join('\n');
+      return () => gated.callTool('write_file', { path: '/f.txt', content });
+    },
+  },
+];
+
+export async function benchCliffs(sizes: number[], pairsFor: (n: number) => number): Promise<Cliff[]> {
+  const out: Cliff[] = [];
+  for (const n of sizes) {
+    for (const c of CASES) {
+      const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'bench-cliff-')));
+      const file = path.join(dir, 'f.txt');
+      const text = c.text(n);
+      const toolset = new FileSystemToolset(
+        Sandbox.fromDirectory(dir, { mode: 'rw', writeApproval: false }),
+        {
+          limits: LIMITS,
+        },
+      );
+      const gatedInner = new FileSystemToolset(Sandbox.fromDirectory(dir, { mode: 'rw' }), {
+        limits: LIMITS,
+      });
+      const ctx: Ctx = {
+        toolset,
+        gated: new ApprovalToolset(gatedInner, { approve: approveAll() }),
+        state: {},
+      };
+      const [from, to] = c.floor(n);
+      const call = c.call(n, ctx);
+      const reset = () => fs.writeFileSync(file, text);
+      const result = await paired(
+        pairsFor(n),
+        () => floorEdit(file, from, to, false),
+        call,
+        async () => {
+          reset();
+          await c.prepare?.(n, ctx);
+        },
+        { toolMayFail: c.mayFail ?? false },
+      );
+      out.push({ name: c.name, size: n, result, target: c.target });
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  return out;
+}
+
+/** One row per case, one column per size: ratio (tool ms / floor ms). */
+export function formatCliffs(cliffs: Cliff[]): string {
+  const sizes = [...new Set(cliffs.map((c) => c.size))];
+  const names = [...new Set(cliffs.map((c) => c.name))];
+  const head = `| case (ratio to no-fsync floor, median of pairs) | ${sizes.map((s) => `${s.toLocaleString('en')} lines`).join(' | ')} | target |`;
+  const lines = [head, `|---|${sizes.map(() => '---:').join('|')}|---|`];
+  for (const name of names) {
+    const cells = sizes.map((s) => {
+      const c = cliffs.find((x) => x.name === name && x.size === s);
+      return c
+        ? `${c.result.ratio.toFixed(2)}× (${c.result.toolMs.toFixed(0)} / ${c.result.baselineMs.toFixed(0)} ms)`
+        : '';
+    });
+    lines.push(`| ${name} | ${cells.join(' | ')} | ${cliffs.find((x) => x.name === name)!.target} |`);
+  }
+  return lines.join('\n');
+}

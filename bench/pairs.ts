@@ -1,0 +1,86 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+
+/** A timing of a call that failed is meaningless: a tool outcome with `ok: false` stops the bench. */
+export function mustSucceed(result: unknown): void {
+  const outcome = result as { ok?: unknown; error?: { code: string; message: string } } | null;
+  if (outcome && typeof outcome === 'object' && outcome.ok === false)
+    throw new Error(`bench call failed: ${outcome.error?.code}: ${outcome.error?.message}`);
+}
+
+export interface Paired {
+  /** Median of the per-pair ratios tool / baseline. */
+  ratio: number;
+  toolMs: number;
+  baselineMs: number;
+}
+
+const medianOf = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[s.length >> 1]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+
+async function timed(fn: () => unknown, check: boolean): Promise<number> {
+  const start = performance.now();
+  const result = await fn();
+  const ms = performance.now() - start;
+  if (check) mustSucceed(result);
+  return ms;
+}
+
+/**
+ * Baseline and tool timed as interleaved pairs (baseline, tool, baseline, tool …),
+ * each pair's ratio taken, and the median of those ratios reported: machine drift
+ * lands on both halves of a pair, so it cancels instead of landing in the ratio.
+ * `setup` runs untimed before every call; one warm-up pair is not counted.
+ */
+export async function paired(
+  pairs: number,
+  baseline: () => unknown,
+  tool: () => unknown,
+  setup?: () => unknown,
+  options: { toolMayFail?: boolean } = {},
+): Promise<Paired> {
+  const ratios: number[] = [];
+  const toolTimes: number[] = [];
+  const baseTimes: number[] = [];
+  for (let i = 0; i <= pairs; i++) {
+    await setup?.();
+    const b = await timed(baseline, true);
+    await setup?.();
+    const t = await timed(tool, !options.toolMayFail);
+    if (i === 0) continue;
+    ratios.push(t / b);
+    toolTimes.push(t);
+    baseTimes.push(b);
+  }
+  return { ratio: medianOf(ratios), toolMs: medianOf(toolTimes), baselineMs: medianOf(baseTimes) };
+}
+
+/**
+ * The floor any correct edit must pay at least: read, SHA-256, replace, write a
+ * temp file, rename. With `fsync`, the temp file's data and the directory are
+ * synced as the tools do (same durability contract).
+ */
+export async function floorEdit(
+  file: string,
+  oldText: string,
+  newText: string,
+  fsync: boolean,
+): Promise<void> {
+  const text = await fs.promises.readFile(file, 'utf8');
+  createHash('sha256').update(text).digest('hex');
+  const next = text.replace(oldText, () => newText);
+  const temp = `${file}.floor.tmp`;
+  const handle = await fs.promises.open(temp, 'w');
+  await handle.writeFile(next);
+  if (fsync) await handle.sync();
+  await handle.close();
+  await fs.promises.rename(temp, file);
+  if (fsync) {
+    const dir = await fs.promises.open(path.dirname(file), 'r');
+    await dir.sync();
+    await dir.close();
+  }
+}

@@ -1,0 +1,139 @@
+import type { LineSource } from './line-hash.js';
+import { LineTable } from './line-table.js';
+import type { BlockLocation, BlockMatch } from './match-cascade.js';
+import { lineKey, MATCH_LEVELS, type MatchLevel } from './normalize-line.js';
+
+/**
+ * Finding a block of lines at a match level in O(file + request), whatever the
+ * file looks like (a file of `}` lines made the window-by-window scan O(file ×
+ * request)). Two ways, the same answer (every start, overlapping ones included,
+ * ascending):
+ *
+ * - through the text: the longest run of the request that every matching file
+ *   line must contain verbatim (no whitespace; at the unicode level, none of the
+ *   characters typography folds to) is searched with indexOf, and each line it is
+ *   on is checked as a candidate start. Fast when the run is rare, so it stops
+ *   (and the next way takes over) once candidates would cost more than the file.
+ * - through ids: each file line's key becomes the id of the request line with that
+ *   key (or none), and the request's id sequence is found with Knuth–Morris–Pratt.
+ */
+export function locateIndexed(
+  source: LineTable | readonly string[],
+  needle: readonly string[],
+  options: { levels?: readonly MatchLevel[]; from?: number; to?: number } = {},
+): BlockLocation | undefined {
+  if (needle.length === 0) return undefined;
+  const lines: LineSource =
+    source instanceof LineTable ? source : { count: source.length, line: (i) => source[i]! };
+  const from = options.from ?? 0;
+  const to = options.to ?? lines.count;
+  for (const level of options.levels ?? MATCH_LEVELS) {
+    const keys = needle.map((l) => lineKey(l, level));
+    const matches =
+      (source instanceof LineTable ? viaText(source, keys, level, from, to) : undefined) ??
+      viaIds(lines, keys, level, from, to);
+    if (matches.length > 0) return { level, matches };
+  }
+  return undefined;
+}
+
+/** Characters a key's searchable runs are split on: whitespace, and at the unicode level the fold targets. */
+const SPLIT: Record<MatchLevel, RegExp> = {
+  exact: /\s+/,
+  trailing_whitespace: /\s+/,
+  indentation: /\s+/,
+  unicode: /[\s'".-]+/,
+};
+
+/** Shorter runs are too common to narrow anything down. */
+const MIN_RUN = 3;
+
+function viaText(
+  table: LineTable,
+  keys: readonly string[],
+  level: MatchLevel,
+  from: number,
+  to: number,
+): BlockMatch[] | undefined {
+  let run = '';
+  let at = -1;
+  keys.forEach((key, j) => {
+    for (const piece of key.split(SPLIT[level])) {
+      if (piece.length > run.length) {
+        run = piece;
+        at = j;
+      }
+    }
+  });
+  const k = keys.length;
+  if (run.length < MIN_RUN) return undefined;
+  if (to - from < k) return [];
+  // Past this many candidate lines, checking them could cost more than keying every line.
+  const budget = Math.max(64, Math.ceil((4 * (to - from)) / k));
+  const { text } = table;
+  const stop = table.offset(to);
+  const matches: BlockMatch[] = [];
+  let hits = 0;
+  for (let p = text.indexOf(run, table.offset(from)); p !== -1 && p < stop; ) {
+    if (++hits > budget) return undefined;
+    const line = table.lineAt(p);
+    const start = line - at;
+    if (start >= from && start + k <= to && sameBlock(table, keys, level, start, at))
+      matches.push({ start, end: start + k });
+    p = text.indexOf(run, table.offset(line + 1));
+  }
+  return matches;
+}
+
+/** Whether file lines [start, start + keys.length) have `keys` at `level` (line `first` checked first). */
+function sameBlock(
+  lines: LineSource,
+  keys: readonly string[],
+  level: MatchLevel,
+  start: number,
+  first: number,
+): boolean {
+  if (lineKey(lines.line(start + first), level) !== keys[first]) return false;
+  for (let j = 0; j < keys.length; j++)
+    if (j !== first && lineKey(lines.line(start + j), level) !== keys[j]) return false;
+  return true;
+}
+
+function viaIds(
+  lines: LineSource,
+  keys: readonly string[],
+  level: MatchLevel,
+  from: number,
+  to: number,
+): BlockMatch[] {
+  const k = keys.length;
+  const ids = new Map<string, number>();
+  const pattern = new Int32Array(k);
+  keys.forEach((key, j) => {
+    let id = ids.get(key);
+    if (id === undefined) {
+      id = ids.size;
+      ids.set(key, id);
+    }
+    pattern[j] = id;
+  });
+  // KMP failure function: fail[q] = length of the longest proper border of pattern[0..q].
+  const fail = new Int32Array(k);
+  for (let q = 1, b = 0; q < k; q++) {
+    while (b > 0 && pattern[q] !== pattern[b]) b = fail[b - 1]!;
+    if (pattern[q] === pattern[b]) b++;
+    fail[q] = b;
+  }
+  const matches: BlockMatch[] = [];
+  let q = 0;
+  for (let i = from; i < to; i++) {
+    const id = ids.get(lineKey(lines.line(i), level)) ?? -1;
+    while (q > 0 && pattern[q] !== id) q = fail[q - 1]!;
+    if (pattern[q] === id) q++;
+    if (q === k) {
+      matches.push({ start: i - k + 1, end: i + 1 });
+      q = fail[k - 1]!;
+    }
+  }
+  return matches;
+}

@@ -1,0 +1,117 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { locateIndexed } from '../../src/edit/block-index.js';
+import { closestRegion, similarity } from '../../src/edit/closest-region.js';
+import { LineTable } from '../../src/edit/line-table.js';
+import { lineKey, MATCH_LEVELS, type MatchLevel } from '../../src/edit/normalize-line.js';
+
+/** The definition: every window whose keys equal the needle's, at the first level with any. */
+function reference(
+  lines: readonly string[],
+  needle: readonly string[],
+  levels: readonly MatchLevel[],
+  from: number,
+) {
+  for (const level of levels) {
+    const keys = needle.map((l) => lineKey(l, level));
+    const matches = [];
+    for (let i = from; i + keys.length <= lines.length; i++)
+      if (keys.every((k, j) => lineKey(lines[i + j]!, level) === k))
+        matches.push({ start: i, end: i + keys.length });
+    if (matches.length > 0) return { level, matches };
+  }
+  return undefined;
+}
+
+// Few distinct lines (so blocks repeat and overlap), with the slips each level forgives.
+const base = fc.constantFrom('}', '', '  }', 'value = compute(1);', "say('hi');", 'value = compute(2);', 'x');
+const slipped = fc
+  .tuple(base, fc.constantFrom('', ' ', '\t'), fc.constantFrom('', '  ', '\t'), fc.boolean())
+  .map(([b, lead, trail, curl]) => lead + (curl ? b.replace(/'/g, '\u2019') : b) + trail);
+
+const textOf = (lines: readonly string[], eol: string, final: boolean) =>
+  lines.join(eol) + (final && lines.length > 0 ? eol : '');
+
+describe('locateIndexed', () => {
+  it('finds exactly the windows the definition does (table and array, every level, from)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(slipped, { minLength: 1, maxLength: 60 }),
+        fc.array(slipped, { minLength: 1, maxLength: 6 }),
+        fc.nat(10),
+        fc.constantFrom('\n', '\r\n'),
+        fc.boolean(),
+        (lines, needle, from0, eol, final) => {
+          if (lines.at(-1) === '' && !final) final = true; // an empty last line needs its newline
+          const table = new LineTable(textOf(lines, eol, final));
+          const asLines = table.split(0, table.count).lines;
+          const from = Math.min(from0, asLines.length);
+          const want = reference(asLines, needle, MATCH_LEVELS, from);
+          expect(locateIndexed(table, needle, { from })).toEqual(want);
+          expect(locateIndexed(asLines, needle, { from })).toEqual(want);
+        },
+      ),
+      { numRuns: 1_500 },
+    );
+  });
+
+  it('also when the needle is planted in a file of repeated lines (the text search and the id scan agree)', () => {
+    fc.assert(
+      fc.property(fc.nat(400), fc.integer({ min: 1, max: 50 }), fc.nat(), (n, k, seed) => {
+        const lines = Array.from({ length: n + k }, () => '}');
+        const at = seed % (n + 1);
+        for (let j = 0; j < k; j++) lines[at + j] = j === k - 1 ? '  done(); ' : '}';
+        const needle = [...Array.from({ length: k - 1 }, () => '}'), 'done();'];
+        const table = new LineTable(`${lines.join('\n')}\n`);
+        const want = reference(lines, needle, MATCH_LEVELS, 0);
+        expect(locateIndexed(table, needle)).toEqual(want);
+        expect(locateIndexed(lines, needle)).toEqual(want);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+/** The definition closestRegion keeps: the best-scoring line by Dice similarity of normalised text. */
+function referenceBest(lines: readonly string[], anchor: string): { index: number; score: number } {
+  const norm = (s: string) =>
+    s
+      .replace(/[\u2018\u2019]/g, "'")
+      .trim()
+      .replace(/\s+/g, ' ');
+  let index = -1;
+  let score = 0;
+  lines.forEach((line, i) => {
+    if (line.length < anchor.length / 3 || line.length > anchor.length * 3 + 20) return;
+    const s = similarity(anchor, norm(line));
+    if (s > score) {
+      score = s;
+      index = i;
+    }
+  });
+  return { index, score };
+}
+
+describe('closestRegion', () => {
+  it('scores lines in place exactly as similarity() on the normalised line', () => {
+    const word = fc.constantFrom('value', 'compute', '(1);', "'a'", '\u2018a\u2019', 'x', '=', '  ', '\t');
+    const line = fc.array(word, { maxLength: 6 }).map((w) => w.join(' '));
+    fc.assert(
+      fc.property(fc.array(line, { minLength: 1, maxLength: 30 }), line, (lines, needleLine) => {
+        const anchor = needleLine
+          .trim()
+          .replace(/\s+/g, ' ')
+          .replace(/[\u2018\u2019]/g, "'");
+        fc.pre(anchor.length >= 3);
+        const want = referenceBest(lines, anchor);
+        const got = closestRegion(lines, [needleLine]);
+        if (want.index === -1 || want.score < 0.5) expect(got).toBeUndefined();
+        else {
+          expect(got?.score).toBeCloseTo(want.score, 10);
+          expect(got?.startLine).toBe(want.index + 1);
+        }
+      }),
+      { numRuns: 1_000 },
+    );
+  });
+});
