@@ -1,4 +1,4 @@
-import { charsFitting, charWidth, columnsOf } from '../text/display-width.js';
+import { charsFitting, charWidth, columnsOf, displayWidth } from '../text/display-width.js';
 import type { Style } from './style.js';
 
 /** Characters of unchanged text kept before the change when the window must scroll past them. */
@@ -29,14 +29,14 @@ export function longLinePair(
   let s = 0;
   while (s < a.length - p && s < b.length - p && a[a.length - 1 - s] === b[b.length - 1 - s]) s++;
   // Without colour the highlight is written as [-…-] / {+…+}: leave room for the marks.
-  const marks = style.delWord('x') === '[-x-]' ? 4 : 0;
+  const marks = style.delWord('x') === '[-x-]' ? displayWidth('[--]') : 0;
   const room = width - marks;
-  const tailRoom = markerFor(Math.max(a.length, b.length)).length;
+  const tailRoom = displayWidth(markerFor(Math.max(a.length, b.length)));
   if (room < CONTEXT * 2 + tailRoom + 2) return undefined;
   // Scroll right only as far as needed to bring the whole change (and a tail marker) on
   // screen, and never so far that less than CONTEXT characters before the change remain.
   const changeEnd = Math.max(columnsOf(a, 0, a.length - s), columnsOf(b, 0, b.length - s));
-  const needed = changeEnd + 1 + tailRoom - room;
+  const needed = changeEnd + displayWidth('…') + tailRoom - room;
   let start = 0;
   if (needed > 0) {
     const maxStart = Math.max(0, p - CONTEXT);
@@ -45,7 +45,7 @@ export function longLinePair(
   }
   const render = (chars: string[], paint: (t: string) => string, word: (t: string) => string) => {
     const lead = start > 0 ? '…' : '';
-    const avail = room - lead.length;
+    const avail = room - displayWidth(lead);
     const end = chars.length - s;
     let stop = chars.length;
     let marker = '';

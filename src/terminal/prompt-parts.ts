@@ -1,6 +1,7 @@
 import { ApprovalAborted } from '../approval/errors.js';
 import type { ApprovalPayload } from '../approval/payloads.js';
 import type { ApprovalMemoryView, ApprovalRequest, RememberScopeName } from '../approval/types.js';
+import { displayWidth } from '../text/display-width.js';
 import { editableField } from './edit-in-editor.js';
 import type { KeyReader } from './key-reader.js';
 import type { Rendered } from './rendered.js';
@@ -79,6 +80,9 @@ export function choiceLine(request: ApprovalRequest, style: Style, withMemory: b
   return `${first.join('  ')}\n${second.join('  ')}`;
 }
 
+/** Columns the frame takes left of the body ("│ ") plus the last column, which stays empty. */
+export const FRAME_INSET = displayWidth('│ ') + 1;
+
 /** The pager's one-line footer: how to get back to the choices. */
 export function pagerFooter(style: Style): string {
   return `${style.dim('q: back to the question')}  ${style.green('[y]')} yes  ${style.red('[n]')} no`;
@@ -86,9 +90,9 @@ export function pagerFooter(style: Style): string {
 
 /** `┌─ title ───…`: the frame's top rule with the title, cut to the width if it must be. */
 export function printHeader(r: Rendered, print: Print, width: number, style: Style): void {
-  const room = width - 5; // "┌─ " + title + " " + rule, off the last column
+  const room = width - 2 - displayWidth('┌─ '); // "┌─ " + title + " " + rule, off the last column
   const title = fitTitle(r, room);
-  const rule = '─'.repeat(Math.max(0, room - visibleLength(title)));
+  const rule = '─'.repeat(Math.max(0, Math.floor((room - visibleLength(title)) / displayWidth('─'))));
   print(`${style.bold(`┌─ ${title}`)} ${style.dim(rule)}`);
   for (const w of r.warnings) print(style.yellow(fitWidth(w, width - 1)));
 }
@@ -112,7 +116,9 @@ export function printBody(r: Rendered, print: Print, shown: number, width: numbe
       ),
     );
   }
-  print(style.dim(`└${'─'.repeat(width - 2)}`));
+  print(
+    style.dim(`└${'─'.repeat(Math.max(0, Math.floor((width - 1 - displayWidth('└')) / displayWidth('─'))))}`),
+  );
 }
 
 export async function pickScope(

@@ -54,7 +54,7 @@ export function fitWidth(line: string, width: number): string {
   if (displayWidth(line) <= width) return line;
   const chars = [...line];
   // Room for the marker at its widest, so the marker itself never overflows.
-  const shown = Math.max(1, charsFitting(chars, width - `…+${chars.length}`.length));
+  const shown = Math.max(1, charsFitting(chars, width - displayWidth(`…+${chars.length}`)));
   return `${chars.slice(0, shown).join('')}…+${chars.length - shown}`;
 }
 

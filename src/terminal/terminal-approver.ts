@@ -14,6 +14,7 @@ import { readLine } from './line-input.js';
 import { type PagerOptions, restorePagerScreen, runPager } from './pager.js';
 import {
   choiceLine,
+  FRAME_INSET,
   manageMemory,
   type Print,
   pagerFooter,
@@ -149,7 +150,7 @@ export function terminalApprover(options: TerminalApproverOptions = {}): Approva
     const width = Math.max(40, options.width ?? output.columns ?? 80);
     const rows = Math.max(10, output.rows ?? 24);
     // The body sits behind a two-column frame ("│ ") and stays off the last column.
-    const rendered = renderPayload(request.payload, style, width - 3, request.args);
+    const rendered = renderPayload(request.payload, style, width - FRAME_INSET, request.args);
     const print: Print = (s = '') => output.write(`${s}\n`);
     const choices = choiceLine(request, style, options.memory !== undefined);
     const view = async (r: Rendered, full: () => Rendered) => {
@@ -171,7 +172,7 @@ export function terminalApprover(options: TerminalApproverOptions = {}): Approva
         width,
         style,
         ...screen,
-        relayout: (w) => pagerSource(renderPayload(request.payload, style, w - 3, request.args)),
+        relayout: (w) => pagerSource(renderPayload(request.payload, style, w - FRAME_INSET, request.args)),
       });
     };
     // The system pager gets lines uncut (it scrolls sideways itself).
@@ -250,7 +251,7 @@ export function terminalApprover(options: TerminalApproverOptions = {}): Approva
       paths: [sanitizeLine(request.payload.path)],
       title: `Your changes to the proposed ${field} for ${sanitizeLine(request.payload.path)}  ${style.green(`+${added}`)} ${style.red(`−${removed}`)}`,
       warnings: [],
-      body: diffLineSource(patch, style, width - 3),
+      body: diffLineSource(patch, style, width - FRAME_INSET),
     };
     printHeader(changes, print, width, style);
     printBody(
@@ -278,7 +279,7 @@ export function terminalApprover(options: TerminalApproverOptions = {}): Approva
           width,
           style,
           ...screen,
-          relayout: (w) => pagerSource({ ...changes, body: diffLineSource(patch, style, w - 3) }),
+          relayout: (w) => pagerSource({ ...changes, body: diffLineSource(patch, style, w - FRAME_INSET) }),
         });
         continue;
       }
