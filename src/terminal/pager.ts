@@ -141,7 +141,7 @@ export async function runPager(o: PagerOptions): Promise<void> {
     for (let first = true; ; first = false) {
       draw();
       // A new screen: keys typed before it showed are not meant for it.
-      if (first) o.keys.arm();
+      if (first) await o.keys.arm();
       message = '';
       const key = await o.keys.next();
       if (key === 'ctrl-c') throw new ApprovalAborted('The user pressed Ctrl-C in the pager.');

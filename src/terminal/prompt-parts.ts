@@ -131,7 +131,7 @@ export async function pickScope(
   print(style.bold("Don't ask again for:"));
   for (const s of offered) print(`  [${s.key}] ${s.label(request)}`);
   print(style.dim('  [Esc] back'));
-  keys.arm();
+  await keys.arm();
   for (;;) {
     const key = await keys.next();
     if (key === 'ctrl-c') throw new ApprovalAborted();
@@ -157,7 +157,7 @@ export async function manageMemory(
     print(`  [${i + 1}] ${e.approved ? 'allow' : 'deny'}: ${sanitizeLine(e.label)}`);
   }
   if (entries.length > 9) print(style.dim(`  … and ${entries.length - 9} more (revoke some to see them)`));
-  keys.arm();
+  await keys.arm();
   const key = await keys.next();
   if (key === 'ctrl-c') throw new ApprovalAborted();
   const entry = /^[1-9]$/.test(key) ? entries[Number(key) - 1] : undefined;

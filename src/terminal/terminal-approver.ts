@@ -192,7 +192,7 @@ export function terminalApprover(options: TerminalApproverOptions = {}): Approva
       for (;;) {
         print(style.bold(questionFor(request)));
         print(choices);
-        keys.arm();
+        await keys.arm();
         const key = await keys.next();
         if (key === 'y' || key === 'enter') return { approved: true };
         if (key === 'q' || key === 'ctrl-c') throw new ApprovalAborted();
@@ -264,7 +264,7 @@ export function terminalApprover(options: TerminalApproverOptions = {}): Approva
     const confirm = `Apply ${style.bold('your')} version? ${style.green('[y]')} yes  ${style.cyan('[v]')} view your changes  ${style.red('[n]')} back to the proposal`;
     for (;;) {
       print(confirm);
-      keys.arm();
+      await keys.arm();
       const key = await keys.next();
       if (key === 'ctrl-c') throw new ApprovalAborted();
       if (key === 'v') {
