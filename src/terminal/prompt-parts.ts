@@ -1,7 +1,7 @@
 import { ApprovalAborted } from '../approval/errors.js';
 import type { ApprovalPayload } from '../approval/payloads.js';
 import type { ApprovalMemoryView, ApprovalRequest, RememberScopeName } from '../approval/types.js';
-import { displayWidth } from '../text/display-width.js';
+import { charsFitting, displayWidth } from '../text/display-width.js';
 import { editableField } from './edit-in-editor.js';
 import type { KeyReader } from './key-reader.js';
 import type { Rendered } from './rendered.js';
@@ -83,6 +83,18 @@ export function choiceLine(request: ApprovalRequest, style: Style, withMemory: b
 /** Columns the frame takes left of the body ("│ ") plus the last column, which stays empty. */
 export const FRAME_INSET = displayWidth('│ ') + 1;
 
+/** A (sanitised, unstyled) line cut into pieces of at most `columns` columns. */
+export function wrapColumns(line: string, columns: number): string[] {
+  const chars = [...line];
+  const parts: string[] = [];
+  for (let i = 0; i < chars.length; ) {
+    const n = Math.max(1, charsFitting(chars, columns, i));
+    parts.push(chars.slice(i, i + n).join(''));
+    i += n;
+  }
+  return parts.length ? parts : [''];
+}
+
 /** The pager's one-line footer: how to get back to the choices. */
 export function pagerFooter(style: Style): string {
   return `${style.dim('q: back to the question')}  ${style.green('[y]')} yes  ${style.red('[n]')} no`;
@@ -94,7 +106,10 @@ export function printHeader(r: Rendered, print: Print, width: number, style: Sty
   const title = fitTitle(r, room);
   const rule = '─'.repeat(Math.max(0, Math.floor((room - visibleLength(title)) / displayWidth('─'))));
   print(`${style.bold(`┌─ ${title}`)} ${style.dim(rule)}`);
-  for (const w of r.warnings) print(style.yellow(fitWidth(w, width - 1)));
+  // Warnings sit inside the frame and wrap rather than being cut: a link's target or a
+  // look-alike word must never be hidden behind a "…+N".
+  for (const w of r.warnings)
+    for (const part of wrapColumns(w, width - FRAME_INSET)) print(`${style.dim('│')} ${style.yellow(part)}`);
 }
 
 /** Preview size: whole under `inline`; a preview up to `pagerAt`; a short head above (the pager showed it all). */

@@ -184,8 +184,15 @@ export function markLookAlikes(text: string): string {
   return open ? `${out}⟧` : out;
 }
 
-/** Warning lines for the suspicious words of `lines` (at most `limit`, then a count). */
-export function lookAlikeWarnings(lines: Iterable<string>, limit = 3): string[] {
+/**
+ * Warning lines for the suspicious words of `lines` (at most `limit`, then a
+ * count). `show` draws a word (the caller's sanitiser, which marks it too).
+ */
+export function lookAlikeWarnings(
+  lines: Iterable<string>,
+  show: (word: string) => string = markLookAlikes,
+  limit = 3,
+): string[] {
   const out: string[] = [];
   let more = 0;
   const seen = new Set<string>();
@@ -193,7 +200,7 @@ export function lookAlikeWarnings(lines: Iterable<string>, limit = 3): string[] 
     for (const w of lookAlikeWords(line)) {
       if (seen.has(w.word)) continue;
       seen.add(w.word);
-      if (out.length < limit) out.push(`⚠ ${w.kind}: ${markLookAlikes(w.word)} (${w.reason})`);
+      if (out.length < limit) out.push(`⚠ ${w.kind}: ${show(w.word)} (${w.reason})`);
       else more++;
     }
   }
