@@ -180,6 +180,8 @@ export interface LineSource {
   line(index: number, shift?: number): string;
   /** The line's whole text, sanitised but neither cut nor styled (what the pager searches). */
   text?(index: number): string;
+  /** The file line it shows, as search results name it: `new line 99`, `old line 12`. */
+  where?(index: number): string;
 }
 
 export function arraySource(lines: readonly string[]): LineSource {
@@ -277,7 +279,14 @@ export function diffLineSource(unifiedDiff: string, style: Style, width: number)
     const slot = slots[i]!;
     return slot < 0 ? '' : sanitizeLine(rowText(slot));
   };
-  return { count: slotCount, line: (i, shift = 0) => render(slots[i]!, shift), text };
+  const where = (i: number) => {
+    const slot = slots[i]!;
+    if (slot < 0) return 'between hunks';
+    if (newNos[slot]! >= 0) return `new line ${newNos[slot]!.toLocaleString('en')}`;
+    if (oldNos[slot]! >= 0) return `old line ${oldNos[slot]!.toLocaleString('en')}`;
+    return 'hunk header';
+  };
+  return { count: slotCount, line: (i, shift = 0) => render(slots[i]!, shift), text, where };
 }
 
 /** The whole diff rendered (for small diffs and tests). */

@@ -45,8 +45,9 @@ const SCOPES: ScopeChoice[] = [
 export function questionFor(request: ApprovalRequest): string {
   const p = request.payload as ApprovalPayload;
   switch (p.type) {
-    case 'edit':
     case 'patch':
+      return 'Apply this patch?';
+    case 'edit':
     case 'lines':
       return 'Apply this edit?';
     case 'write':

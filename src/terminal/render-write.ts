@@ -53,6 +53,7 @@ export function numberedSource(content: string, style: Style, width: number): Li
   return {
     count: lines.length,
     text: (i) => sanitizeLine(lines[i] ?? ''),
+    where: (i) => `line ${(i + 1).toLocaleString('en')}`,
     line: (i, shift = 0) =>
       `${style.dim(`${String(i + 1).padStart(w)} │`)} ${fitWidth(shiftLeft(sanitizeLine(lines[i] ?? ''), shift), textWidth)}`,
   };

@@ -65,11 +65,12 @@ export interface TerminalApproverOptions {
 }
 
 /** A rendered body as the pager reads it. */
-function pagerSource(r: Rendered): Pick<PagerOptions, 'count' | 'line' | 'search'> {
+function pagerSource(r: Rendered): Pick<PagerOptions, 'count' | 'line' | 'search' | 'where'> {
   return {
     count: r.body.count,
     line: (i, shift) => r.body.line(i, shift),
     ...(r.body.text ? { search: r.body.text } : {}),
+    ...(r.body.where ? { where: r.body.where } : {}),
   };
 }
 
@@ -167,6 +168,7 @@ export function terminalApprover(options: TerminalApproverOptions = {}): Approva
         ...pagerSource(r),
         title: r.title,
         paths: r.paths ?? [],
+        warnings: r.warnings,
         footer: pagerFooter(style),
         rows,
         width,
