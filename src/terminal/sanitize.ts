@@ -52,9 +52,10 @@ function showUnnormalized(text: string): string {
 /**
  * One line, safe to print. With `showWhitespace` (changed diff rows) a tab is
  * drawn as `→` and trailing spaces as `·`, so a whitespace-only change is never
- * two identical-looking rows.
+ * two identical-looking rows; `'tabs'` marks tabs only (a piece of a line
+ * that does not end it).
  */
-export function sanitizeLine(text: string, tabWidth = 4, showWhitespace = false): string {
+export function sanitizeLine(text: string, tabWidth = 4, showWhitespace: boolean | 'tabs' = false): string {
   let out = '';
   let column = 0;
   const safe = markLookAlikes(showUnnormalized(text.replace(INVISIBLE_CHARS, visible)));
@@ -68,7 +69,7 @@ export function sanitizeLine(text: string, tabWidth = 4, showWhitespace = false)
       column += charWidth(ch);
     }
   }
-  if (showWhitespace) {
+  if (showWhitespace === true) {
     const body = safe.replace(/ +$/, '');
     if (body.length < safe.length) out = out.replace(/ +$/, (spaces) => '·'.repeat(spaces.length));
   }
