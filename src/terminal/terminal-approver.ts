@@ -152,7 +152,14 @@ export function terminalApprover(options: TerminalApproverOptions = {}): Approva
     const rows = Math.max(10, output.rows ?? 24);
     // The body sits behind a two-column frame ("│ ") and stays off the last column.
     const rendered = renderPayload(request.payload, style, width - FRAME_INSET, request.args);
-    const print: Print = (s = '') => output.write(`${s}\n`);
+    // Lines printed since the question was last drawn: after `a`→Esc, `l` or the pager (which
+    // gives the screen back as it was) the question is redrawn in place, not appended below.
+    let below = 0;
+    const print: Print = (s = '') => {
+      output.write(`${s}\n`);
+      below += s.split('\n').length;
+    };
+    let redraw = false;
     const choices = choiceLine(request, style, options.memory !== undefined);
     const view = async (r: Rendered, full: () => Rendered) => {
       if (options.pager === 'system') {
@@ -192,6 +199,9 @@ export function terminalApprover(options: TerminalApproverOptions = {}): Approva
       if (rendered.body.count > pagerAt) await view(rendered, uncut);
       printBody(rendered, print, previewSize(rendered.body.count, inline, pagerAt), width, style);
       for (;;) {
+        if (redraw && screen.escapes && below > 0) output.write(`\u001b[${below}A\r\u001b[J`);
+        redraw = false;
+        below = 0;
         print(style.bold(questionFor(request)));
         print(choices);
         await keys.arm();
@@ -206,13 +216,19 @@ export function terminalApprover(options: TerminalApproverOptions = {}): Approva
         if (key === 'a') {
           const scope = await pickScope(keys, request, print, style);
           if (scope) return { approved: true, remember: { scope } };
+          redraw = true;
         } else if (key === 'v') {
           await view(rendered, uncut);
+          // The alternate screen gives back the question as it was; a pager drawn on the main screen does not.
+          redraw = screen.alternateScreen && options.pager !== 'system';
         } else if (key === 'e' && editableField(request.payload)) {
           const edited = await editProposal(request, print, width, rows);
           if (edited) return edited;
         } else if (key === 'l' && options.memory) {
+          const before = options.memory.list().length;
           await manageMemory(options.memory, keys, print, style);
+          // Esc: in place; a revoke stays on screen with its confirmation.
+          redraw = options.memory.list().length === before;
         }
       }
     } finally {
