@@ -6,7 +6,7 @@ import { editableField } from './edit-in-editor.js';
 import type { KeyReader } from './key-reader.js';
 import type { Rendered } from './rendered.js';
 import { fitWidth, sanitizeLine } from './sanitize.js';
-import { type Style, visibleLength } from './style.js';
+import { type Style, stripAnsi, visibleLength } from './style.js';
 import { fitTitle } from './title-fit.js';
 
 export type Print = (s?: string) => void;
@@ -89,7 +89,12 @@ export function wrapColumns(line: string, columns: number): string[] {
   const chars = [...line];
   const parts: string[] = [];
   for (let i = 0; i < chars.length; ) {
-    const n = Math.max(1, charsFitting(chars, columns, i));
+    let n = Math.max(1, charsFitting(chars, columns, i));
+    // Break after a space when there is one in the second half of the piece.
+    if (i + n < chars.length) {
+      const space = chars.lastIndexOf(' ', i + n - 1);
+      if (space >= i + n / 2) n = space - i + 1;
+    }
     parts.push(chars.slice(i, i + n).join(''));
     i += n;
   }
@@ -123,7 +128,13 @@ export function previewSize(count: number, inline: number, pagerAt: number): num
 export function printBody(r: Rendered, print: Print, shown: number, width: number, style: Style): void {
   const n = r.body.count;
   const bar = style.dim('│');
-  for (let i = 0; i < shown; i++) print(`${bar} ${r.body.line(i)}`);
+  const room = width - FRAME_INSET;
+  for (let i = 0; i < shown; i++) {
+    const line = r.body.line(i);
+    // Body lines are fitted by their renderer; a note that is not (links, moves) wraps, never overflows.
+    if (visibleLength(line) <= room) print(`${bar} ${line}`);
+    else for (const part of wrapColumns(stripAnsi(line), room)) print(`${bar} ${part}`);
+  }
   if (shown < n) {
     const hidden = n - shown;
     print(
