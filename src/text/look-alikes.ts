@@ -137,9 +137,11 @@ function judge(word: string): Pick<LookAlikeWord, 'marked' | 'reason' | 'kind'> 
   const main = counts.has('Latin') ? 'Latin' : [...counts.entries()].sort((a, b) => b[1] - a[1])[0]![0];
   const odd = letters.filter((l) => !l.scripts.includes(main));
   const names = [...new Set(odd.map((l) => l.scripts[0]!))];
+  // Look-alikes of the main script are marked too (`ɑ` among Latin letters reads as `a`).
+  const fakes = letters.filter((l) => l.ch >= '\u0080' && LOOK_ALIKE[l.ch] !== undefined && !odd.includes(l));
   return {
     kind: 'mixed scripts',
-    marked: odd.map((l) => l.at),
+    marked: [...odd, ...fakes].map((l) => l.at),
     reason: `${names.join('/')} in ${main} word`,
   };
 }
@@ -147,9 +149,13 @@ function judge(word: string): Pick<LookAlikeWord, 'marked' | 'reason' | 'kind'> 
 type Letter = { ch: string; at: number; scripts: string[] };
 
 function lookAlikesOnly(letters: Letter[]): Pick<LookAlikeWord, 'marked' | 'reason' | 'kind'> | undefined {
-  // Only ASCII letters and look-alikes: reads as an ASCII word that it is not.
-  if (letters.every((l) => l.ch < '\u0080' || LOOK_ALIKE[l.ch] !== undefined)) {
-    const fakes = letters.filter((l) => l.ch >= '\u0080');
+  // Only ASCII letters and look-alikes, or any ASCII letter at all: look-alikes among them read
+  // as the ASCII letters they are not.
+  if (
+    letters.some((l) => l.ch < '\u0080') ||
+    letters.every((l) => l.ch < '\u0080' || LOOK_ALIKE[l.ch] !== undefined)
+  ) {
+    const fakes = letters.filter((l) => l.ch >= '\u0080' && LOOK_ALIKE[l.ch] !== undefined);
     if (fakes.length > 0) {
       const names = [...new Set(fakes.map((l) => (l.ch >= '\uff01' ? 'fullwidth' : l.scripts[0]!)))];
       return {

@@ -101,3 +101,30 @@ describe('widths the terminal agrees with', () => {
     );
   });
 });
+
+describe('long lines are cut before they are sanitised', () => {
+  it('a change anywhere in a 100,000-character line is on screen, with the hidden parts counted (200 cases)', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 100_000 }),
+        fc.constantFrom('X', '\u0378', 'а', '\t'),
+        fc.boolean(),
+        (at, ch, color) => {
+          const base = 'abcdefghij'.repeat(10_000);
+          const changed = `${base.slice(0, at)}${ch}${base.slice(at + 1)}`;
+          const rows = renderDiff(
+            `--- a/x\n+++ b/x\n@@ -1 +1 @@\n-${base}\n+${changed}\n`,
+            createStyle(color),
+            80,
+          ).map(stripAnsi);
+          const shown = ch === '\t' ? '→' : sanitizeLine(ch).replace(/^⟦|⟧$/g, '');
+          expect(rows[2]).toContain(shown);
+          for (const r of rows) expect(displayWidth(r)).toBeLessThanOrEqual(80);
+          if (at > 100) expect(rows[2]).toMatch(/^ +1 \+…/);
+          if (at < 99_000) expect(rows[2]).toMatch(/…\+\d+$/);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+});
