@@ -2,7 +2,7 @@ import { sanitizeLine } from '../terminal/sanitize.js';
 
 /**
  * A line as text that cannot fool the reader: invisible characters become
- * visible tokens (⟨U+202E⟩, ␛ …), look-alike letters are marked ⟦…⟧, tabs are
+ * visible tokens (⟨U+202E⟩, ␛ …), look-alike letters are marked ⟦…:Script⟧, tabs are
  * expanded. In a changed line (`whitespace`) a tab is drawn `→` and trailing
  * spaces `·`, as in the terminal, so a whitespace-only change is visible;
  * `'tabs'` marks tabs only (a piece of a line that is not its end). React

@@ -4,7 +4,7 @@
  * Script_Extensions, with the Han + kana / Hangul / Bopomofo mixes of Japanese,
  * Korean and Chinese allowed), and a word made only of ASCII letters and
  * letters that look like ASCII ones (`раура`, `ｐａｙ`, a lone Cyrillic `а`).
- * The suspicious letters are marked `⟦…⟧` wherever text is drawn and named in
+ * The suspicious letters are marked `⟦…:Script⟧` wherever text is drawn and named in
  * a warning line, so `paypal` → `раураl` is never two rows that read the same.
  */
 
@@ -168,26 +168,35 @@ function lookAlikesOnly(letters: Letter[]): Pick<LookAlikeWord, 'marked' | 'reas
   return undefined;
 }
 
-/** Marks the suspicious letters of a line `⟦…⟧` (runs of marked letters share one pair). */
+/** Marks the suspicious letters of a line `⟦раура:Cyrillic⟧` (a run of marked letters shares one pair). */
 export function markLookAlikes(text: string): string {
   const words = lookAlikeWords(text);
   if (words.length === 0) return text;
   const marked = new Set<number>();
   for (const w of words) for (const at of w.marked) marked.add(w.index + at);
   let out = '';
-  let open = false;
+  // The open run's scripts: named at its end, so `о` (Cyrillic) and `ο` (Greek) differ on screen.
+  let run: Set<string> | undefined;
+  const close = () => {
+    out += `:${[...run!].join('+')}⟧`;
+    run = undefined;
+  };
   for (let i = 0; i < text.length; ) {
     const ch = String.fromCodePoint(text.codePointAt(i)!);
     const mark = marked.has(i);
     // Combining marks stay inside the run of the letter they belong to.
-    const continues: boolean = open && /^\p{M}$/u.test(ch);
-    if (mark && !open) out += '⟦';
-    if (!mark && open && !continues) out += '⟧';
+    const continues = run !== undefined && /^\p{M}$/u.test(ch);
+    if (!mark && run && !continues) close();
+    if (mark && !run) {
+      out += '⟦';
+      run = new Set();
+    }
+    if (mark) run!.add(ch >= '\uff01' && ch <= '\uff5e' ? 'fullwidth' : scriptsOf(ch)[0]!);
     out += ch;
-    open = mark || continues;
     i += ch.length;
   }
-  return open ? `${out}⟧` : out;
+  if (run) close();
+  return out;
 }
 
 /**
