@@ -5,7 +5,7 @@ import { charsFitting, displayWidth } from '../text/display-width.js';
 import { editableField } from './edit-in-editor.js';
 import type { KeyReader } from './key-reader.js';
 import type { Rendered } from './rendered.js';
-import { fitWidth, sanitizeLine } from './sanitize.js';
+import { sanitizeLine } from './sanitize.js';
 import { type Style, stripAnsi, visibleLength } from './style.js';
 import { fitTitle } from './title-fit.js';
 

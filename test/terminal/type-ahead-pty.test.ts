@@ -12,7 +12,8 @@ describe('type-ahead through a real pty', () => {
   it.each([
     0, 50, 150, 300,
   ])('a synchronous onPrompt blocking 600 ms: `y` typed %i ms into it decides nothing', async (after) => {
-    const s = (session = new PtySession({ COUNT: '1', BUSY_MS: '100', HOOK_MS: '600' }));
+    session = new PtySession({ COUNT: '1', BUSY_MS: '100', HOOK_MS: '600' });
+    const s = session;
     await s.waitFor('HOOKED');
     await sleep(after);
     s.type('y');
@@ -28,7 +29,8 @@ describe('type-ahead through a real pty', () => {
   it.each([
     0, 20, 60, 120, 200, 280,
   ])('a parallel call building a 200,000-line payload %i ms after the prompt: `y` typed meanwhile decides nothing', async (at) => {
-    const s = (session = new PtySession({ PARALLEL_AT_MS: String(at) }));
+    session = new PtySession({ PARALLEL_AT_MS: String(at) });
+    const s = session;
     await s.waitFor('BUILDING');
     s.type('y');
     await s.waitFor('BUILT');
