@@ -25,8 +25,6 @@ export const DEFAULT_ARM_DELAY_MS = 350;
 const HEARTBEAT_MS = 10;
 /** A gap between samples longer than this is a stall: input read after it may be old. */
 const STALL_MS = 60;
-/** Input read this soon after a stall ended is taken to have waited through it. */
-const SETTLE_MS = 3 * HEARTBEAT_MS;
 
 export interface KeyReaderOptions {
   /** Where paste bracketing is switched on while reading (the terminal's output). */
@@ -77,7 +75,17 @@ export class KeyReader {
   private armedAtReal = Number.POSITIVE_INFINITY;
   private readonly beat = () => {
     const now = performance.now();
-    if (now - this.lastBeat > STALL_MS) this.lastStall = { from: this.lastBeat, to: now };
+    if (now - this.lastBeat > STALL_MS) {
+      // Input read in this loop turn's poll phase (which follows the timers phase) may have
+      // waited through the stall; the check phase right after the poll closes that window.
+      // Counted in loop turns, not milliseconds: a process descheduled by a busy machine
+      // between here and the read must not make old input look new.
+      const stall = { from: this.lastBeat, to: now };
+      this.lastStall = stall;
+      setImmediate(() => {
+        if (this.lastStall === stall) this.lastStall = undefined;
+      });
+    }
     this.lastBeat = now;
   };
   private readonly onData = (chunk: Buffer | string) => {
@@ -93,7 +101,7 @@ export class KeyReader {
     if (this.heartbeat === undefined) return false;
     const now = performance.now();
     const stall = now - this.lastBeat > STALL_MS ? { from: this.lastBeat, to: now } : this.lastStall;
-    return stall !== undefined && now - stall.to <= SETTLE_MS && stall.from < this.armedAtReal;
+    return stall !== undefined && stall.from < this.armedAtReal;
   }
 
   private readonly onEnd = () => {
