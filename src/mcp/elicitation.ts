@@ -1,6 +1,7 @@
 import type { ElicitRequestFormParams, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ApprovalDecision, ApprovalRequest, RememberScopeName } from '../approval/types.js';
-import { type PayloadTextOptions, payloadText } from './payload-text.js';
+import { sanitizeLine } from '../terminal/sanitize.js';
+import { escapeMarkdown, fenceFor, type PayloadTextOptions, payloadText } from './payload-text.js';
 
 /** The answers the approval form offers, in the order shown. */
 export const ELICITATION_CHOICES = [
@@ -63,8 +64,8 @@ export function approvalElicitation(
 ): ElicitRequestFormParams {
   const { toolName, payload } = request;
   const scopes = [
-    payload.path ? `this file = ${payload.path}` : '',
-    payload.mount ? `this mount = ${payload.mount}` : '',
+    payload.path ? `this file = ${shownName(payload.path)}` : '',
+    payload.mount ? `this mount = ${shownName(payload.mount)}` : '',
     `this tool = ${toolName}`,
   ].filter((x) => x !== '');
   return {
@@ -85,9 +86,16 @@ export function approvalElicitation(
 function movedEntries(payload: ApprovalRequest['payload']): string[] {
   const { entries, entryCount } = payload as { entries?: unknown; entryCount?: unknown };
   if (!Array.isArray(entries) || typeof entryCount !== 'number') return [];
-  const shown = entries.slice(0, 50).map((e) => `  ${String(e)}`);
+  const shown = entries.slice(0, 50).map((e) => `  ${sanitizeLine(String(e))}`);
   const more = entryCount - shown.length;
-  return ['', `${payload.description}:`, ...shown, ...(more > 0 ? [`  … ${more} more`] : [])];
+  const block = [...shown, ...(more > 0 ? [`  … ${more} more`] : [])].join('\n');
+  const fence = fenceFor(block);
+  return ['', `${shownName(payload.description)}:`, `${fence}text`, block, fence];
+}
+
+/** A name outside the fenced body: invisible characters as tokens, Markdown escaped (hosts render it). */
+function shownName(text: string): string {
+  return escapeMarkdown(sanitizeLine(text));
 }
 
 /**

@@ -39,6 +39,8 @@ function Row({ row, width }: { row: DiffRow; width: number }): ReactElement {
       </div>
     );
   const sign = row.kind === 'add' ? '+' : row.kind === 'del' ? '-' : ' ';
+  // Changed rows show whitespace (→ tab, · trailing space): a whitespace-only change stays visible.
+  const changed = row.kind === 'add' || row.kind === 'del';
   return (
     <div className={`sa-row sa-${row.kind}`} data-kind={row.kind}>
       <Gutter no={row.oldNo} width={width} />
@@ -52,14 +54,14 @@ function Row({ row, width }: { row: DiffRow; width: number }): ReactElement {
               w.changed ? (
                 // biome-ignore lint/suspicious/noArrayIndexKey: pieces of one line never reorder
                 <mark key={k} className={row.kind === 'add' ? 'sa-word-add' : 'sa-word-del'}>
-                  {visibleText(w.text)}
+                  {visibleText(w.text, k === row.words!.length - 1 || 'tabs')}
                 </mark>
               ) : (
                 // biome-ignore lint/suspicious/noArrayIndexKey: pieces of one line never reorder
-                <span key={k}>{visibleText(w.text)}</span>
+                <span key={k}>{visibleText(w.text, changed && (k === row.words!.length - 1 || 'tabs'))}</span>
               ),
             )
-          : visibleText(row.text)}
+          : visibleText(row.text, changed)}
       </span>
     </div>
   );

@@ -3,7 +3,14 @@ import { splitLines } from './diff-rows.js';
 import { visibleText } from './visible-text.js';
 
 /** A new file's content with line numbers; long files show their head and a button for the rest. */
-export function FilePreview(props: { content: string; head?: number; label?: string }): ReactElement {
+export function FilePreview(props: {
+  content: string;
+  head?: number;
+  label?: string;
+  /** 'del': content about to be removed (a delete), drawn as removed lines. */
+  kind?: 'add' | 'del';
+}): ReactElement {
+  const kind = props.kind ?? 'add';
   const lines = splitLines(props.content);
   const head = props.head ?? 30;
   const [all, setAll] = useState(lines.length <= head + 5);
@@ -13,12 +20,12 @@ export function FilePreview(props: { content: string; head?: number; label?: str
     <figure className="sa-diff sa-preview" aria-label={props.label ?? 'New content'}>
       {shown.map((line, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: lines of one file never reorder
-        <div key={i} className="sa-row sa-add">
+        <div key={i} className={`sa-row sa-${kind}`} data-kind={kind}>
           <span className="sa-no">{String(i + 1).padStart(width)}</span>
           <span className="sa-sign" aria-hidden="true">
-            +
+            {kind === 'add' ? '+' : '-'}
           </span>
-          <span className="sa-text">{visibleText(line)}</span>
+          <span className="sa-text">{visibleText(line, true)}</span>
         </div>
       ))}
       {lines.length === 0 ? <div className="sa-gap sa-gap-static">(empty file)</div> : null}

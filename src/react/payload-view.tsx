@@ -1,6 +1,7 @@
 import type { ReactElement, ReactNode } from 'react';
 import { COARSE_DIFF_WARNING, diffHeading } from '../approval/diff-heading.js';
 import type { ApprovalPayload } from '../approval/payloads.js';
+import { linkNotes, lookAlikeNotes } from '../terminal/payload-notes.js';
 import { diffRows, splitLines } from './diff-rows.js';
 import { DiffView } from './diff-view.js';
 import { FilePreview } from './file-preview.js';
@@ -77,12 +78,23 @@ export function showPayload(payload: ApprovalPayload): Shown {
       };
     }
     case 'delete':
+      if (payload.symlink)
+        return {
+          title: `Delete: ${path} (symbolic link → ${visibleText(payload.symlink.target)})`,
+          warnings: [],
+          body: (
+            <p className="sa-note">
+              [symbolic link → {visibleText(payload.symlink.target)}: the link is removed,{' '}
+              {visibleText(payload.symlink.target)} stays as it is]
+            </p>
+          ),
+        };
       return {
         title: `Delete: ${path} (${linesOf(payload.fileLines)}, ${payload.fileBytes} bytes)`,
         warnings: [`⚠ ${path} will be deleted.`],
         body: (
           <>
-            <FilePreview content={payload.preview} label={`Content of ${path}`} />
+            <FilePreview content={payload.preview} label={`Content of ${path}`} kind="del" />
             {payload.previewTruncated ? (
               <p className="sa-note">
                 … ({linesOf(payload.fileLines)} in all; preview shows the first{' '}
@@ -97,12 +109,15 @@ export function showPayload(payload: ApprovalPayload): Shown {
       const verb = payload.type === 'move' ? 'Move' : 'Copy';
       const from = visibleText(payload.source);
       const to = visibleText(payload.destination);
+      const link = payload.symlink;
       return {
-        title: `${verb}: ${from} → ${to} (${payload.fileBytes} bytes)`,
+        title: `${verb}: ${from} → ${to}${link ? ` (symbolic link → ${visibleText(link.target)})` : ` (${payload.fileBytes} bytes)`}`,
         warnings: payload.destinationExists ? [`⚠ ${to} exists and will be overwritten.`] : [],
         body: (
           <p className="sa-note">
-            {verb} {from} to {to}.
+            {link
+              ? `${verb} the link ${from} to ${to}; it will point to ${visibleText(link.targetAfter ?? link.target)}.`
+              : `${verb} ${from} to ${to}.`}
           </p>
         ),
       };
@@ -152,7 +167,12 @@ function genericShown(payload: { description: string; args?: unknown }): Shown {
 
 /** One payload: title with +/− stats, warnings, and the body for its type. */
 export function PayloadView({ payload }: { payload: ApprovalPayload }): ReactElement {
-  const shown = showPayload(payload);
+  const byType = showPayload(payload);
+  // The notes every surface shares: links acted through, look-alike letters.
+  const shown = {
+    ...byType,
+    warnings: [...linkNotes(payload), ...byType.warnings, ...lookAlikeNotes(payload)],
+  };
   return (
     <div className="sa-payload" data-payload-type={payload.type}>
       <div className="sa-title">

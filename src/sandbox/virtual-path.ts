@@ -6,10 +6,12 @@ const MAX_SEGMENT_BYTES = 255;
 const MAX_PATH_BYTES = 4096;
 
 /**
- * A character that is never legitimate in a model-supplied path: the shared
- * visibility rule (controls, zero-width, bidi, tags, variation selectors,
- * fillers, look-alike spaces; see text/invisible-chars) plus the tab. They
- * enable display spoofing (a path that renders as another) and have no honest use here.
+ * A character that is never legitimate in a model-supplied path: whatever the
+ * shared visibility rule draws as a token (by Unicode property: controls,
+ * format and default-ignorable characters, unassigned, private-use and
+ * surrogate code points, separators, non-ASCII spaces; see
+ * text/invisible-chars) plus the tab. They enable display spoofing (a path that
+ * renders as another) and have no honest use here.
  */
 function forbiddenChar(path: string): string | undefined {
   return findInvisible(path)?.char ?? (path.includes('\t') ? '\t' : undefined);

@@ -1,5 +1,5 @@
 import { diffWordsWithSpace } from 'diff';
-import { displayWidth } from '../text/display-width.js';
+import { charsFitting, displayWidth } from '../text/display-width.js';
 import { longLinePair } from './long-line-pair.js';
 import { fitWidth, sanitizeLine, shiftLeft } from './sanitize.js';
 import { type Style, visibleLength } from './style.js';
@@ -180,6 +180,8 @@ export interface LineSource {
   line(index: number, shift?: number): string;
   /** The line's whole text, sanitised but neither cut nor styled (what the pager searches). */
   text?(index: number): string;
+  /** The file line it shows, as search results name it: `new line 99`, `old line 12`. */
+  where?(index: number): string;
 }
 
 export function arraySource(lines: readonly string[]): LineSource {
@@ -247,13 +249,24 @@ export function diffLineSource(unifiedDiff: string, style: Style, width: number)
   const no = (n: number) => (n < 0 ? ' '.repeat(numWidth) : String(n).padStart(numWidth));
   const gutter = (row: number) => style.dim(`${no(oldNos[row]!)} ${no(newNos[row]!)} `);
   const fits = (t: string) => displayWidth(t) <= textWidth;
+  // Raw characters kept around what is on screen when a line is too long to sanitise whole:
+  // rendering costs what is shown, not the line's length (a 10 MB line is cut first).
+  const rawRoom = (textWidth + 64) * 4;
+  const long = (t: string) => t.length > LONG_LINE;
   const render = (slot: number, shift: number): string => {
     if (slot < 0) return style.dim(`${' '.repeat(numWidth)} ⋯ ${-slot} unchanged lines ⋯`);
     const kind = kinds[slot];
     if (kind === HUNK) return style.cyan(fitWidth(sanitizeLine(rowText(slot)), width));
     if (kind === NOTE) return style.dim(fitWidth(sanitizeLine(rowText(slot)), width));
     const other = shift === 0 ? partnerOf(kinds, count, slot) : undefined;
-    if (other !== undefined) {
+    if (other !== undefined && (long(rowText(slot)) || long(rowText(other)))) {
+      const [oldRaw, newRaw] =
+        kind === DEL ? [rowText(slot), rowText(other)] : [rowText(other), rowText(slot)];
+      const pair = windowedPair(oldRaw, newRaw, rawRoom, textWidth, style);
+      const marked = pair?.[kind === DEL ? 0 : 1];
+      if (marked !== undefined && visibleLength(marked) <= textWidth)
+        return gutter(slot) + (kind === DEL ? style.red('-') : style.green('+')) + marked;
+    } else if (other !== undefined) {
       const mine = changed(rowText(slot));
       const theirs = changed(rowText(other));
       const [oldText, newText] = kind === DEL ? [mine, theirs] : [theirs, mine];
@@ -267,8 +280,15 @@ export function diffLineSource(unifiedDiff: string, style: Style, width: number)
       if (marked !== undefined && visibleLength(marked) <= textWidth)
         return gutter(slot) + (kind === DEL ? style.red('-') : style.green('+')) + marked;
     }
-    const line = kind === CONTEXT ? sanitizeLine(rowText(slot)) : changed(rowText(slot));
-    const text = fitWidth(shiftLeft(line, shift), textWidth);
+    const raw = rowText(slot);
+    // A long line is cut (raw) to what the shift and the width can show before it is sanitised.
+    const cut = long(raw) ? rawHead(raw, (shift + textWidth) * 4 + 256) : raw;
+    const line = kind === CONTEXT ? sanitizeLine(cut) : changed(cut);
+    const hiddenRaw = raw.length - cut.length;
+    const text =
+      hiddenRaw > 0
+        ? fitHidden(shiftLeft(line, shift), textWidth, hiddenRaw)
+        : fitWidth(shiftLeft(line, shift), textWidth);
     if (kind === ADD) return gutter(slot) + style.green(`+${text}`);
     if (kind === DEL) return gutter(slot) + style.red(`-${text}`);
     return `${gutter(slot)} ${text}`;
@@ -277,7 +297,69 @@ export function diffLineSource(unifiedDiff: string, style: Style, width: number)
     const slot = slots[i]!;
     return slot < 0 ? '' : sanitizeLine(rowText(slot));
   };
-  return { count: slotCount, line: (i, shift = 0) => render(slots[i]!, shift), text };
+  const where = (i: number) => {
+    const slot = slots[i]!;
+    if (slot < 0) return 'between hunks';
+    if (newNos[slot]! >= 0) return `new line ${newNos[slot]!.toLocaleString('en')}`;
+    if (oldNos[slot]! >= 0) return `old line ${oldNos[slot]!.toLocaleString('en')}`;
+    return 'hunk header';
+  };
+  return { count: slotCount, line: (i, shift = 0) => render(slots[i]!, shift), text, where };
+}
+
+/** Lines longer than this (code units) are cut before they are sanitised. */
+const LONG_LINE = 16_384;
+
+/** The first `n` code units of `text`, never splitting a surrogate pair. */
+function rawHead(text: string, n: number): string {
+  if (n >= text.length) return text;
+  const c = text.charCodeAt(n - 1);
+  return text.slice(0, c >= 0xd800 && c <= 0xdbff ? n - 1 : n);
+}
+
+/** Fits a cut line whose raw tail of `hidden` characters was never sanitised: always marked. */
+function fitHidden(line: string, width: number, hidden: number): string {
+  const marker = `…+${hidden}`;
+  const chars = [...line];
+  const shown = charsFitting(chars, Math.max(1, width - displayWidth(`…+${hidden + chars.length}`)));
+  return `${chars.slice(0, shown).join('')}…+${hidden + chars.length - shown}`.replace(/^$/, marker);
+}
+
+/** Length of the common prefix, compared a block at a time (native string equality) first. */
+function commonPrefix(a: string, b: string): number {
+  const max = Math.min(a.length, b.length);
+  const BLOCK = 4096;
+  let p = 0;
+  while (p + BLOCK <= max && a.slice(p, p + BLOCK) === b.slice(p, p + BLOCK)) p += BLOCK;
+  while (p < max && a.charCodeAt(p) === b.charCodeAt(p)) p++;
+  return p;
+}
+
+/**
+ * A long removed/added pair, windowed on the raw text before sanitising: the
+ * window starts a little before the first difference (so the change is on
+ * screen, as `longLinePair` guarantees), only the windows are sanitised, and
+ * the hidden parts are counted in the markers.
+ */
+function windowedPair(
+  oldRaw: string,
+  newRaw: string,
+  room: number,
+  width: number,
+  style: Style,
+): [string, string] | undefined {
+  const p = commonPrefix(oldRaw, newRaw);
+  // Some context before the change, starting on a whole character (and before any marks of it).
+  let from = Math.max(0, p - 64);
+  const c = oldRaw.charCodeAt(from);
+  if (from > 0 && c >= 0xdc00 && c <= 0xdfff) from--;
+  const oldWin = rawHead(oldRaw.slice(from), room);
+  const newWin = rawHead(newRaw.slice(from), room);
+  return longLinePair(sanitizeLine(oldWin, 4, true), sanitizeLine(newWin, 4, true), width, style, {
+    before: from,
+    afterOld: oldRaw.length - from - oldWin.length,
+    afterNew: newRaw.length - from - newWin.length,
+  });
 }
 
 /** The whole diff rendered (for small diffs and tests). */

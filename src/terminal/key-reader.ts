@@ -21,6 +21,11 @@ export const systemClock: Clock = { now: () => performance.now() };
 /** How long a prompt must be on screen before a key counts for it. */
 export const DEFAULT_ARM_DELAY_MS = 350;
 
+/** How often the event loop's responsiveness is sampled while reading keys. */
+const HEARTBEAT_MS = 10;
+/** A gap between samples longer than this is a stall: input read after it may be old. */
+const STALL_MS = 60;
+
 export interface KeyReaderOptions {
   /** Where paste bracketing is switched on while reading (the terminal's output). */
   output?: NodeJS.WritableStream;
@@ -29,7 +34,7 @@ export interface KeyReaderOptions {
   clock?: Clock;
   /** Default 350 ms. */
   armDelayMs?: number;
-  /** Called each time a prompt is armed (it is on screen and its keys are being read). */
+  /** Called each time a prompt is on screen, before it is armed (arming waits for it to return). */
   onArm?: () => void;
 }
 
@@ -62,10 +67,43 @@ export class KeyReader {
   private decoder = new InputDecoder();
   private readonly clock: Clock;
   private readonly armDelay: number;
+  private heartbeat: ReturnType<typeof setInterval> | undefined;
+  /** Real time of the last heartbeat, and the last stall seen (real time, never the injected clock). */
+  private lastBeat = 0;
+  private lastStall: { from: number; to: number } | undefined;
+  /** Real time the current prompt's arming delay ends (stalls are judged against it). */
+  private armedAtReal = Number.POSITIVE_INFINITY;
+  private readonly beat = () => {
+    const now = performance.now();
+    if (now - this.lastBeat > STALL_MS) {
+      // Input read in this loop turn's poll phase (which follows the timers phase) may have
+      // waited through the stall; the check phase right after the poll closes that window.
+      // Counted in loop turns, not milliseconds: a process descheduled by a busy machine
+      // between here and the read must not make old input look new.
+      const stall = { from: this.lastBeat, to: now };
+      this.lastStall = stall;
+      setImmediate(() => {
+        if (this.lastStall === stall) this.lastStall = undefined;
+      });
+    }
+    this.lastBeat = now;
+  };
   private readonly onData = (chunk: Buffer | string) => {
     const at = this.clock.now();
-    for (const event of this.decoder.push(chunk.toString())) this.deliver({ event, at });
+    const stale = this.readAfterStall();
+    // A key read right after a stall may have been typed at any time during it: when the
+    // stall began before the prompt was armed, it may be type-ahead and never counts.
+    for (const event of this.decoder.push(chunk.toString()))
+      this.deliver({ event, at: stale && event !== 'ctrl-c' ? Number.NEGATIVE_INFINITY : at });
   };
+  /** Whether input read now may have waited through a stall that began before the arming delay ended. */
+  private readAfterStall(): boolean {
+    if (this.heartbeat === undefined) return false;
+    const now = performance.now();
+    const stall = now - this.lastBeat > STALL_MS ? { from: this.lastBeat, to: now } : this.lastStall;
+    return stall !== undefined && stall.from < this.armedAtReal;
+  }
+
   private readonly onEnd = () => {
     this.ended = true;
     this.deliver({ event: 'ctrl-c', at: Number.POSITIVE_INFINITY });
@@ -97,6 +135,14 @@ export class KeyReader {
     this.decoder = new InputDecoder();
     this.flush();
     this.armedAt = this.clock.now() + this.armDelay;
+    this.armedAtReal = performance.now() + this.armDelay;
+    this.lastBeat = performance.now();
+    this.lastStall = undefined;
+    // Stalls are measured in real time: an injected clock (tests) has none to measure.
+    if (this.clock === systemClock) {
+      this.heartbeat = setInterval(this.beat, HEARTBEAT_MS);
+      this.heartbeat.unref?.();
+    }
     this.input.setRawMode?.(true);
     if (this.options.bracketedPaste !== false) this.options.output?.write(PASTE_ON);
     this.input.on('data', this.onData);
@@ -112,11 +158,27 @@ export class KeyReader {
     if (stop) this.queue.push(stop);
   }
 
-  /** The prompt is on screen: drop pending input and ignore keys until the arming delay has passed. */
-  arm(): void {
+  /**
+   * The prompt is drawn: arms it once every hook has returned and a fresh
+   * event-loop turn has read whatever was typed before (all of it dropped), so
+   * a key counts by when it was typed, not by when a busy process got round to
+   * reading it. Keys still count only after the arming delay.
+   */
+  async arm(): Promise<void> {
+    this.armedAt = Number.POSITIVE_INFINITY;
+    this.armedAtReal = Number.POSITIVE_INFINITY;
+    this.flush();
+    this.options.onArm?.();
+    // Input already in the terminal's buffer (typed before the prompt, or during the hook)
+    // is read in the next poll phase; setImmediate runs right after it.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    this.rearm();
+  }
+
+  private rearm(): void {
     this.flush();
     this.armedAt = this.clock.now() + this.armDelay;
-    this.options.onArm?.();
+    this.armedAtReal = performance.now() + this.armDelay;
   }
 
   private take(): Promise<Entry> {
@@ -138,7 +200,7 @@ export class KeyReader {
       const { event, at } = await this.take();
       if (event === 'ctrl-c') return event;
       if (typeof event !== 'string') {
-        this.arm();
+        await this.arm();
         continue;
       }
       if (at >= this.armedAt) return event;
@@ -151,6 +213,8 @@ export class KeyReader {
   }
 
   close(): void {
+    if (this.heartbeat !== undefined) clearInterval(this.heartbeat);
+    this.heartbeat = undefined;
     this.input.off('data', this.onData);
     this.input.off('end', this.onEnd);
     this.input.off('close', this.onEnd);

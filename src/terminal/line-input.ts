@@ -1,5 +1,5 @@
 import { ApprovalAborted } from '../approval/errors.js';
-import { charsFitting, columnsOf } from '../text/display-width.js';
+import { charsFitting, columnsOf, displayWidth } from '../text/display-width.js';
 import type { KeyReader } from './key-reader.js';
 import { sanitizeLine } from './sanitize.js';
 import { visibleLength } from './style.js';
@@ -27,7 +27,7 @@ export async function readLine(
   const room = Math.max(10, width - 1 - visibleLength(prompt));
   for (;;) {
     const shown = [...sanitizeLine(text)];
-    const tail = shown.length - charsFitting([...shown].reverse(), room - 1);
+    const tail = shown.length - charsFitting([...shown].reverse(), room - displayWidth('…'));
     const echo = columnsOf(shown) <= room ? shown.join('') : `…${shown.slice(tail).join('')}`;
     // Without escape sequences (TERM=dumb) a trailing blank covers a character just deleted.
     output.write(escapes ? `\r\u001b[2K${prompt}${echo}` : `\r${prompt}${echo} \b`);

@@ -1,8 +1,8 @@
 import { ApprovalAborted } from '../approval/errors.js';
-import { displayWidth } from '../text/display-width.js';
+import { charsFitting, columnsOf, displayWidth } from '../text/display-width.js';
 import type { KeyReader } from './key-reader.js';
 import { pasteAsLine } from './line-input.js';
-import { fitWidth } from './sanitize.js';
+import { fitWidth, sanitizeLine } from './sanitize.js';
 import { type Style, stripAnsi, visibleLength } from './style.js';
 import { fitTitle } from './title-fit.js';
 
@@ -15,7 +15,11 @@ export interface PagerOptions {
   line(index: number, shift?: number): string;
   /** The whole text of line `index`, uncut and unstyled, for search (default: the shown line). */
   search?(index: number): string;
+  /** The file line a pager line shows (`new line 99`), for search results; default `line <index + 1>`. */
+  where?(index: number): string;
   title: string;
+  /** Shown under the title on every page (relocated hunks, overwrite, links, look-alike letters). */
+  warnings?: string[];
   /** Paths in the title: a title too wide is cut in their middle, keeping file names. */
   paths?: string[];
   /** Kept on screen (e.g. the approval choices), folded into one line cut to the width. */
@@ -28,7 +32,7 @@ export interface PagerOptions {
    * The lines laid out again for a new width, called when the terminal is
    * resized (the output's 'resize' event); without it lines are only re-cut.
    */
-  relayout?(width: number): Pick<PagerOptions, 'count' | 'line' | 'search'>;
+  relayout?(width: number): Pick<PagerOptions, 'count' | 'line' | 'search' | 'where'>;
   /** Default true. False (TERM=dumb, NO_COLOR): pages are drawn in place, the screen is not switched. */
   alternateScreen?: boolean;
   /** Default true. False (TERM=dumb): no escape sequences at all; each page is printed below the last. */
@@ -51,6 +55,7 @@ interface Layout {
   count: number;
   line(index: number, shift?: number): string;
   search?(index: number): string;
+  where?(index: number): string;
 }
 
 const fmt = (n: number) => n.toLocaleString('en');
@@ -76,7 +81,9 @@ export async function runPager(o: PagerOptions): Promise<void> {
   const enter = !escapes ? '' : o.alternateScreen === false ? '\u001b[?25l' : '\u001b[?1049h\u001b[?25l';
   const leave = !escapes ? '' : o.alternateScreen === false ? '\u001b[?25h' : '\u001b[?25h\u001b[?1049l';
   // Title + page + status line + one footer line fill the screen exactly (the last line without a newline).
-  const pageOf = (layout: Layout) => Math.max(1, layout.rows - 2 - (o.footer ? 1 : 0));
+  const warnings = o.warnings ?? [];
+  const pageOf = (layout: Layout) =>
+    Math.max(1, layout.rows - 2 - (o.footer ? 1 : 0) - Math.min(warnings.length, 3));
   let page = pageOf(l);
   let top = 0;
   let shift = 0;
@@ -90,11 +97,15 @@ export async function runPager(o: PagerOptions): Promise<void> {
     // Everything stays off the last column, so no terminal wraps a line and scrolls the screen.
     const room = Math.max(10, l.width - 1);
     const lines = [o.style.bold(fitTitle({ title: o.title, paths: o.paths ?? [] }, room))];
+    // At most three warning lines, the last saying how many more the frame shows.
+    const shownWarnings =
+      warnings.length <= 3 ? warnings : [...warnings.slice(0, 2), `⚠ … ${warnings.length - 2} more warnings`];
+    for (const w of shownWarnings) lines.push(o.style.yellow(fitWidth(w, room)));
     for (let i = top; i < Math.min(l.count, top + page); i++) {
       const text = fitStyled(l.line(i, shift), room);
       lines.push(query && textOf(i).includes(query) ? o.style.inverse(stripAnsi(text)) : text);
     }
-    while (lines.length < page + 1) lines.push('~');
+    while (lines.length < page + 1 + shownWarnings.length) lines.push('~');
     const last = Math.min(l.count, top + page);
     const where = `lines ${fmt(l.count ? top + 1 : 0)}–${fmt(last)} of ${fmt(l.count)}${shift ? ` · col ${fmt(shift + 1)}` : ''}`;
     lines.push(o.style.dim(fitWidth(`${where}  ${message || HELP}`, room)));
@@ -120,9 +131,15 @@ export async function runPager(o: PagerOptions): Promise<void> {
     top = Math.min(top, maxTop());
     draw();
   };
+  // Every match of the query, found once per search: results say "n of N" and the file line.
+  let matches: number[] = [];
+  const findAll = () => {
+    matches = [];
+    for (let i = 0; i < l.count; i++) if (textOf(i).includes(query)) matches.push(i);
+  };
   const find = (from: number, step: 1 | -1): number | undefined => {
-    for (let i = from; i >= 0 && i < l.count; i += step) if (textOf(i).includes(query)) return i;
-    return undefined;
+    if (step === 1) return matches.find((m) => m >= from);
+    return matches.findLast((m) => m <= from);
   };
   const goTo = (hit: number | undefined, notFound: string) => {
     if (hit === undefined) message = notFound;
@@ -130,7 +147,8 @@ export async function runPager(o: PagerOptions): Promise<void> {
       match = hit;
       top = Math.min(maxTop(), hit);
       shift = sidewaysTo(textOf(hit), query, l.width);
-      message = `match at line ${fmt(hit + 1)}${shift ? `, col ${fmt(shift + 1)}` : ''}`;
+      const where = l.where?.(hit) ?? `line ${fmt(hit + 1)}`;
+      message = `match ${fmt(matches.indexOf(hit) + 1)} of ${fmt(matches.length)}: ${where}${shift ? `, col ${fmt(shift + 1)}` : ''}`;
     }
   };
   write(enter);
@@ -141,7 +159,7 @@ export async function runPager(o: PagerOptions): Promise<void> {
     for (let first = true; ; first = false) {
       draw();
       // A new screen: keys typed before it showed are not meant for it.
-      if (first) o.keys.arm();
+      if (first) await o.keys.arm();
       message = '';
       const key = await o.keys.next();
       if (key === 'ctrl-c') throw new ApprovalAborted('The user pressed Ctrl-C in the pager.');
@@ -155,13 +173,19 @@ export async function runPager(o: PagerOptions): Promise<void> {
       else if (key === 'l' || key === 'right') shift += SIDE_STEP;
       else if (key === 'h' || key === 'left') shift = Math.max(0, shift - SIDE_STEP);
       else if (key === '/') {
-        query = await readQuery(o, page + 2);
+        query = await readQuery(o, page + 2 + Math.min(warnings.length, 3), l.width);
         match = undefined;
-        if (query) goTo(find(top, 1), `not found: ${query}`);
+        if (query) {
+          findAll();
+          goTo(find(top, 1) ?? find(0, 1), `not found: ${sanitizeLine(query)}`);
+        }
       } else if ((key === 'n' || key === 'N') && query) {
         // From the last match (not the window top, which stops moving near the end).
         const from = match ?? top;
-        goTo(key === 'n' ? find(from + 1, 1) : find(from - 1, -1), `no more matches for ${query}`);
+        goTo(
+          key === 'n' ? find(from + 1, 1) : find(from - 1, -1),
+          `no more matches for ${sanitizeLine(query)} (${fmt(matches.length)} in all)`,
+        );
       }
     }
   } finally {
@@ -184,11 +208,21 @@ export function sidewaysTo(text: string, query: string, width: number): number {
   return column + displayWidth(query) <= width / 2 ? 0 : Math.max(0, column - 8);
 }
 
-/** Reads the search text on the status line (row `row`), leaving the footer on screen. */
-async function readQuery(o: PagerOptions, row: number): Promise<string> {
+/**
+ * Reads the search text on the status line (row `row`), leaving the footer on
+ * screen. The echo is sanitised like the deny note (a pasted escape sequence is
+ * shown, never sent to the terminal) and shows the tail when it is too long.
+ */
+async function readQuery(o: PagerOptions, row: number, width: number): Promise<string> {
   let q = '';
   for (;;) {
-    o.output.write(o.escapes === false ? `\r/${q} \b` : `\u001b[${row};1H\u001b[2K/${q}`);
+    const shown = [...sanitizeLine(q)];
+    const room = Math.max(10, width - 2);
+    const echo =
+      columnsOf(shown) <= room
+        ? shown.join('')
+        : `…${shown.slice(shown.length - charsFitting([...shown].reverse(), room - displayWidth('…'))).join('')}`;
+    o.output.write(o.escapes === false ? `\r/${echo} \b` : `\u001b[${row};1H\u001b[2K/${echo}`);
     const key = await o.keys.nextInput();
     if (typeof key !== 'string') {
       q += pasteAsLine(key.paste);

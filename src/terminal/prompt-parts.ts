@@ -1,11 +1,12 @@
 import { ApprovalAborted } from '../approval/errors.js';
 import type { ApprovalPayload } from '../approval/payloads.js';
 import type { ApprovalMemoryView, ApprovalRequest, RememberScopeName } from '../approval/types.js';
+import { charsFitting, displayWidth } from '../text/display-width.js';
 import { editableField } from './edit-in-editor.js';
 import type { KeyReader } from './key-reader.js';
 import type { Rendered } from './rendered.js';
-import { fitWidth, sanitizeLine } from './sanitize.js';
-import { type Style, visibleLength } from './style.js';
+import { sanitizeLine } from './sanitize.js';
+import { type Style, stripAnsi, visibleLength } from './style.js';
 import { fitTitle } from './title-fit.js';
 
 export type Print = (s?: string) => void;
@@ -44,8 +45,9 @@ const SCOPES: ScopeChoice[] = [
 export function questionFor(request: ApprovalRequest): string {
   const p = request.payload as ApprovalPayload;
   switch (p.type) {
-    case 'edit':
     case 'patch':
+      return 'Apply this patch?';
+    case 'edit':
     case 'lines':
       return 'Apply this edit?';
     case 'write':
@@ -79,6 +81,26 @@ export function choiceLine(request: ApprovalRequest, style: Style, withMemory: b
   return `${first.join('  ')}\n${second.join('  ')}`;
 }
 
+/** Columns the frame takes left of the body ("│ ") plus the last column, which stays empty. */
+export const FRAME_INSET = displayWidth('│ ') + 1;
+
+/** A (sanitised, unstyled) line cut into pieces of at most `columns` columns. */
+function wrapColumns(line: string, columns: number): string[] {
+  const chars = [...line];
+  const parts: string[] = [];
+  for (let i = 0; i < chars.length; ) {
+    let n = Math.max(1, charsFitting(chars, columns, i));
+    // Break after a space when there is one in the second half of the piece.
+    if (i + n < chars.length) {
+      const space = chars.lastIndexOf(' ', i + n - 1);
+      if (space >= i + n / 2) n = space - i + 1;
+    }
+    parts.push(chars.slice(i, i + n).join(''));
+    i += n;
+  }
+  return parts.length ? parts : [''];
+}
+
 /** The pager's one-line footer: how to get back to the choices. */
 export function pagerFooter(style: Style): string {
   return `${style.dim('q: back to the question')}  ${style.green('[y]')} yes  ${style.red('[n]')} no`;
@@ -86,11 +108,14 @@ export function pagerFooter(style: Style): string {
 
 /** `┌─ title ───…`: the frame's top rule with the title, cut to the width if it must be. */
 export function printHeader(r: Rendered, print: Print, width: number, style: Style): void {
-  const room = width - 5; // "┌─ " + title + " " + rule, off the last column
+  const room = width - 2 - displayWidth('┌─ '); // "┌─ " + title + " " + rule, off the last column
   const title = fitTitle(r, room);
-  const rule = '─'.repeat(Math.max(0, room - visibleLength(title)));
+  const rule = '─'.repeat(Math.max(0, Math.floor((room - visibleLength(title)) / displayWidth('─'))));
   print(`${style.bold(`┌─ ${title}`)} ${style.dim(rule)}`);
-  for (const w of r.warnings) print(style.yellow(fitWidth(w, width - 1)));
+  // Warnings sit inside the frame and wrap rather than being cut: a link's target or a
+  // look-alike word must never be hidden behind a "…+N".
+  for (const w of r.warnings)
+    for (const part of wrapColumns(w, width - FRAME_INSET)) print(`${style.dim('│')} ${style.yellow(part)}`);
 }
 
 /** Preview size: whole under `inline`; a preview up to `pagerAt`; a short head above (the pager showed it all). */
@@ -103,7 +128,13 @@ export function previewSize(count: number, inline: number, pagerAt: number): num
 export function printBody(r: Rendered, print: Print, shown: number, width: number, style: Style): void {
   const n = r.body.count;
   const bar = style.dim('│');
-  for (let i = 0; i < shown; i++) print(`${bar} ${r.body.line(i)}`);
+  const room = width - FRAME_INSET;
+  for (let i = 0; i < shown; i++) {
+    const line = r.body.line(i);
+    // Body lines are fitted by their renderer; a note that is not (links, moves) wraps, never overflows.
+    if (visibleLength(line) <= room) print(`${bar} ${line}`);
+    else for (const part of wrapColumns(stripAnsi(line), room)) print(`${bar} ${part}`);
+  }
   if (shown < n) {
     const hidden = n - shown;
     print(
@@ -112,7 +143,9 @@ export function printBody(r: Rendered, print: Print, shown: number, width: numbe
       ),
     );
   }
-  print(style.dim(`└${'─'.repeat(width - 2)}`));
+  print(
+    style.dim(`└${'─'.repeat(Math.max(0, Math.floor((width - 1 - displayWidth('└')) / displayWidth('─'))))}`),
+  );
 }
 
 export async function pickScope(
@@ -125,7 +158,7 @@ export async function pickScope(
   print(style.bold("Don't ask again for:"));
   for (const s of offered) print(`  [${s.key}] ${s.label(request)}`);
   print(style.dim('  [Esc] back'));
-  keys.arm();
+  await keys.arm();
   for (;;) {
     const key = await keys.next();
     if (key === 'ctrl-c') throw new ApprovalAborted();
@@ -151,7 +184,7 @@ export async function manageMemory(
     print(`  [${i + 1}] ${e.approved ? 'allow' : 'deny'}: ${sanitizeLine(e.label)}`);
   }
   if (entries.length > 9) print(style.dim(`  … and ${entries.length - 9} more (revoke some to see them)`));
-  keys.arm();
+  await keys.arm();
   const key = await keys.next();
   if (key === 'ctrl-c') throw new ApprovalAborted();
   const entry = /^[1-9]$/.test(key) ? entries[Number(key) - 1] : undefined;

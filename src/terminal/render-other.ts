@@ -27,14 +27,19 @@ export function renderOther(
     case 'move':
     case 'copy': {
       const verb = payload.type === 'move' ? 'Move' : 'Copy';
+      const link = payload.symlink ? ` (symbolic link → ${s(payload.symlink.target)})` : '';
       const warnings = payload.destinationExists
         ? [`⚠ ${s(payload.destination)} exists and will be overwritten.`]
         : [];
       return {
         paths: [s(payload.source), s(payload.destination)],
-        title: `${verb}: ${s(payload.source)} → ${s(payload.destination)} (${payload.fileBytes} bytes)`,
+        title: `${verb}: ${s(payload.source)} → ${s(payload.destination)}${link || ` (${payload.fileBytes} bytes)`}`,
         warnings,
-        body: arraySource([`${verb} ${s(payload.source)} to ${s(payload.destination)}.`]),
+        body: arraySource([
+          payload.symlink
+            ? `${verb} the link ${s(payload.source)} to ${s(payload.destination)}; it will point to ${s(payload.symlink.targetAfter ?? payload.symlink.target)}.`
+            : `${verb} ${s(payload.source)} to ${s(payload.destination)}.`,
+        ]),
       };
     }
     case 'list':
@@ -53,6 +58,18 @@ function renderDelete(payload: DeletePayload, style: Style, width: number): Rend
   // No lines but some bytes: a binary file, whose preview is a note, not content. It is drawn
   // dim, bracketed and without line numbers so it cannot be taken for the file's text.
   const binary = payload.fileLines === 0 && payload.fileBytes > 0;
+  if (payload.symlink) {
+    // A link has no content of its own to show: never "[empty file]" (the links notes say what it is).
+    const target = sanitizeLine(payload.symlink.target);
+    return {
+      paths: [sanitizeLine(payload.path)],
+      title: `Delete: ${sanitizeLine(payload.path)} (symbolic link → ${target})`,
+      warnings: [],
+      body: arraySource([
+        style.dim(`[symbolic link → ${target}: the link is removed, ${target} stays as it is]`),
+      ]),
+    };
+  }
   const body =
     binary || payload.fileBytes === 0
       ? [style.dim(binary ? `[binary file, ${payload.fileBytes} bytes: content not shown]` : '[empty file]')]

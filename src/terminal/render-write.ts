@@ -1,5 +1,6 @@
 import { COARSE_DIFF_WARNING } from '../approval/diff-heading.js';
 import type { WritePayload } from '../approval/payloads.js';
+import { displayWidth } from '../text/display-width.js';
 import { allLines, diffLineSource, type LineSource } from './diff-view.js';
 import { diffStatsLabel } from './render-diff-payload.js';
 import type { Rendered } from './rendered.js';
@@ -48,10 +49,11 @@ export function renderWrite(payload: WritePayload, style: Style, width: number):
 export function numberedSource(content: string, style: Style, width: number): LineSource {
   const lines = content.endsWith('\n') ? content.slice(0, -1).split('\n') : content.split('\n');
   const w = String(lines.length).length;
-  const textWidth = Math.max(10, width - w - 3);
+  const textWidth = Math.max(10, width - w - 2 - displayWidth('│'));
   return {
     count: lines.length,
     text: (i) => sanitizeLine(lines[i] ?? ''),
+    where: (i) => `line ${(i + 1).toLocaleString('en')}`,
     line: (i, shift = 0) =>
       `${style.dim(`${String(i + 1).padStart(w)} │`)} ${fitWidth(shiftLeft(sanitizeLine(lines[i] ?? ''), shift), textWidth)}`,
   };

@@ -1,5 +1,6 @@
 import { charsFitting, charWidth, displayWidth } from '../text/display-width.js';
 import { codePointLabel, INVISIBLE_CHARS } from '../text/invisible-chars.js';
+import { markLookAlikes } from '../text/look-alikes.js';
 
 /**
  * Makes any text safe to print: everything the shared visibility rule calls
@@ -15,18 +16,49 @@ function visible(ch: string): string {
   if (code === 0x0a) return '␊';
   if (code === 0x7f) return '␡';
   if (code < 0x20) return String.fromCodePoint(0x2400 + code); // ␀ ␁ … control pictures
-  return `⟨${codePointLabel(ch)}⟩`;
+  return token(ch);
+}
+
+const token = (ch: string) => `⟨${codePointLabel(ch)}⟩`;
+const CLUSTER = /\P{M}?\p{M}*/gu;
+const MARK = /^\p{M}$/u;
+
+/**
+ * Text that draws the same as other text is shown by its code points: a cluster
+ * (a character and its combining marks) that is not in NFC (`e` + U+0301 draws
+ * as `é`, U+212B as `Å`) keeps its NFC-stable base and shows the rest as
+ * tokens, and a combining mark repeated on one character (drawn once, on top
+ * of itself) is a token.
+ */
+function showUnnormalized(text: string): string {
+  if (!/\p{M}/u.test(text) && text.normalize('NFC') === text) return text;
+  return text.replace(CLUSTER, (cluster) => {
+    if (cluster.length === 0) return cluster;
+    const chars = [...cluster];
+    const nfc = cluster.normalize('NFC') !== cluster;
+    const seen = new Set<string>();
+    let out = '';
+    for (const [i, ch] of chars.entries()) {
+      const mark = MARK.test(ch);
+      const repeated = mark && seen.has(ch);
+      seen.add(ch);
+      const stable = i === 0 && !mark ? ch.normalize('NFC') === ch : !nfc;
+      out += stable && !repeated ? ch : token(ch);
+    }
+    return out;
+  });
 }
 
 /**
  * One line, safe to print. With `showWhitespace` (changed diff rows) a tab is
  * drawn as `→` and trailing spaces as `·`, so a whitespace-only change is never
- * two identical-looking rows.
+ * two identical-looking rows; `'tabs'` marks tabs only (a piece of a line
+ * that does not end it).
  */
-export function sanitizeLine(text: string, tabWidth = 4, showWhitespace = false): string {
+export function sanitizeLine(text: string, tabWidth = 4, showWhitespace: boolean | 'tabs' = false): string {
   let out = '';
   let column = 0;
-  const safe = text.replace(INVISIBLE_CHARS, visible);
+  const safe = markLookAlikes(showUnnormalized(text.replace(INVISIBLE_CHARS, visible)));
   for (const ch of safe) {
     if (ch === '\t') {
       const n = tabWidth - (column % tabWidth);
@@ -37,7 +69,7 @@ export function sanitizeLine(text: string, tabWidth = 4, showWhitespace = false)
       column += charWidth(ch);
     }
   }
-  if (showWhitespace) {
+  if (showWhitespace === true) {
     const body = safe.replace(/ +$/, '');
     if (body.length < safe.length) out = out.replace(/ +$/, (spaces) => '·'.repeat(spaces.length));
   }
@@ -54,7 +86,7 @@ export function fitWidth(line: string, width: number): string {
   if (displayWidth(line) <= width) return line;
   const chars = [...line];
   // Room for the marker at its widest, so the marker itself never overflows.
-  const shown = Math.max(1, charsFitting(chars, width - `…+${chars.length}`.length));
+  const shown = Math.max(1, charsFitting(chars, width - displayWidth(`…+${chars.length}`)));
   return `${chars.slice(0, shown).join('')}…+${chars.length - shown}`;
 }
 

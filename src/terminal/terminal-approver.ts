@@ -14,6 +14,7 @@ import { readLine } from './line-input.js';
 import { type PagerOptions, restorePagerScreen, runPager } from './pager.js';
 import {
   choiceLine,
+  FRAME_INSET,
   manageMemory,
   type Print,
   pagerFooter,
@@ -64,11 +65,12 @@ export interface TerminalApproverOptions {
 }
 
 /** A rendered body as the pager reads it. */
-function pagerSource(r: Rendered): Pick<PagerOptions, 'count' | 'line' | 'search'> {
+function pagerSource(r: Rendered): Pick<PagerOptions, 'count' | 'line' | 'search' | 'where'> {
   return {
     count: r.body.count,
     line: (i, shift) => r.body.line(i, shift),
     ...(r.body.text ? { search: r.body.text } : {}),
+    ...(r.body.where ? { where: r.body.where } : {}),
   };
 }
 
@@ -149,8 +151,15 @@ export function terminalApprover(options: TerminalApproverOptions = {}): Approva
     const width = Math.max(40, options.width ?? output.columns ?? 80);
     const rows = Math.max(10, output.rows ?? 24);
     // The body sits behind a two-column frame ("│ ") and stays off the last column.
-    const rendered = renderPayload(request.payload, style, width - 3, request.args);
-    const print: Print = (s = '') => output.write(`${s}\n`);
+    const rendered = renderPayload(request.payload, style, width - FRAME_INSET, request.args);
+    // Lines printed since the question was last drawn: after `a`→Esc, `l` or the pager (which
+    // gives the screen back as it was) the question is redrawn in place, not appended below.
+    let below = 0;
+    const print: Print = (s = '') => {
+      output.write(`${s}\n`);
+      below += s.split('\n').length;
+    };
+    let redraw = false;
     const choices = choiceLine(request, style, options.memory !== undefined);
     const view = async (r: Rendered, full: () => Rendered) => {
       if (options.pager === 'system') {
@@ -166,12 +175,13 @@ export function terminalApprover(options: TerminalApproverOptions = {}): Approva
         ...pagerSource(r),
         title: r.title,
         paths: r.paths ?? [],
+        warnings: r.warnings,
         footer: pagerFooter(style),
         rows,
         width,
         style,
         ...screen,
-        relayout: (w) => pagerSource(renderPayload(request.payload, style, w - 3, request.args)),
+        relayout: (w) => pagerSource(renderPayload(request.payload, style, w - FRAME_INSET, request.args)),
       });
     };
     // The system pager gets lines uncut (it scrolls sideways itself).
@@ -189,9 +199,12 @@ export function terminalApprover(options: TerminalApproverOptions = {}): Approva
       if (rendered.body.count > pagerAt) await view(rendered, uncut);
       printBody(rendered, print, previewSize(rendered.body.count, inline, pagerAt), width, style);
       for (;;) {
+        if (redraw && screen.escapes && below > 0) output.write(`\u001b[${below}A\r\u001b[J`);
+        redraw = false;
+        below = 0;
         print(style.bold(questionFor(request)));
         print(choices);
-        keys.arm();
+        await keys.arm();
         const key = await keys.next();
         if (key === 'y' || key === 'enter') return { approved: true };
         if (key === 'q' || key === 'ctrl-c') throw new ApprovalAborted();
@@ -203,13 +216,19 @@ export function terminalApprover(options: TerminalApproverOptions = {}): Approva
         if (key === 'a') {
           const scope = await pickScope(keys, request, print, style);
           if (scope) return { approved: true, remember: { scope } };
+          redraw = true;
         } else if (key === 'v') {
           await view(rendered, uncut);
+          // The alternate screen gives back the question as it was; a pager drawn on the main screen does not.
+          redraw = screen.alternateScreen && options.pager !== 'system';
         } else if (key === 'e' && editableField(request.payload)) {
           const edited = await editProposal(request, print, width, rows);
           if (edited) return edited;
         } else if (key === 'l' && options.memory) {
+          const before = options.memory.list().length;
           await manageMemory(options.memory, keys, print, style);
+          // Esc: in place; a revoke stays on screen with its confirmation.
+          redraw = options.memory.list().length === before;
         }
       }
     } finally {
@@ -250,7 +269,7 @@ export function terminalApprover(options: TerminalApproverOptions = {}): Approva
       paths: [sanitizeLine(request.payload.path)],
       title: `Your changes to the proposed ${field} for ${sanitizeLine(request.payload.path)}  ${style.green(`+${added}`)} ${style.red(`−${removed}`)}`,
       warnings: [],
-      body: diffLineSource(patch, style, width - 3),
+      body: diffLineSource(patch, style, width - FRAME_INSET),
     };
     printHeader(changes, print, width, style);
     printBody(
@@ -263,7 +282,7 @@ export function terminalApprover(options: TerminalApproverOptions = {}): Approva
     const confirm = `Apply ${style.bold('your')} version? ${style.green('[y]')} yes  ${style.cyan('[v]')} view your changes  ${style.red('[n]')} back to the proposal`;
     for (;;) {
       print(confirm);
-      keys.arm();
+      await keys.arm();
       const key = await keys.next();
       if (key === 'ctrl-c') throw new ApprovalAborted();
       if (key === 'v') {
@@ -278,7 +297,7 @@ export function terminalApprover(options: TerminalApproverOptions = {}): Approva
           width,
           style,
           ...screen,
-          relayout: (w) => pagerSource({ ...changes, body: diffLineSource(patch, style, w - 3) }),
+          relayout: (w) => pagerSource({ ...changes, body: diffLineSource(patch, style, w - FRAME_INSET) }),
         });
         continue;
       }

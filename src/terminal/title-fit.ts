@@ -3,6 +3,9 @@ import type { Rendered } from './rendered.js';
 import { fitWidth } from './sanitize.js';
 import { stripAnsi, visibleLength } from './style.js';
 
+// `…` is East Asian ambiguous: counted as wide, as a CJK-locale terminal draws it.
+const ELLIPSIS = displayWidth('…');
+
 /**
  * A (sanitised) path cut to `columns` in the middle, keeping the file name:
  * `/src/very/…/deep/file.ts`. A file name too long by itself keeps its end
@@ -13,15 +16,15 @@ export function cutPathMiddle(path: string, columns: number): string {
   const slash = path.lastIndexOf('/');
   const name = path.slice(slash);
   const nameWidth = displayWidth(name);
-  if (nameWidth + 2 > columns) {
+  if (nameWidth + ELLIPSIS + 1 > columns) {
     const chars = [...name].reverse();
     return `…${chars
-      .slice(0, charsFitting(chars, Math.max(1, columns - 1)))
+      .slice(0, charsFitting(chars, Math.max(1, columns - ELLIPSIS)))
       .reverse()
       .join('')}`;
   }
   const head = [...path.slice(0, slash)];
-  return `${head.slice(0, charsFitting(head, columns - 1 - nameWidth)).join('')}…${name}`;
+  return `${head.slice(0, charsFitting(head, columns - ELLIPSIS - nameWidth)).join('')}…${name}`;
 }
 
 /**
@@ -41,7 +44,7 @@ export function fitTitle(r: Pick<Rendered, 'title' | 'paths'>, columns: number):
     // A short path is kept whole (the details after it go first); a longer one is cut in
     // the middle down to 20 columns, never below its file name.
     const floor = Math.max(
-      displayWidth(path.slice(path.lastIndexOf('/'))) + 1,
+      displayWidth(path.slice(path.lastIndexOf('/'))) + ELLIPSIS,
       Math.min(displayWidth(path), 20),
     );
     const cut = cutPathMiddle(
@@ -53,7 +56,7 @@ export function fitTitle(r: Pick<Rendered, 'title' | 'paths'>, columns: number):
   }
   if (visibleLength(title) <= columns) return title;
   const plain = stripAnsi(title);
-  const marker = `…+${[...plain].length}`.length;
+  const marker = displayWidth(`…+${[...plain].length}`);
   const last = paths
     .map((p) => ({ p, at: plain.indexOf(p) }))
     .filter((x) => x.at >= 0)

@@ -5,15 +5,17 @@ import { eastAsianWidth } from 'get-east-asian-width';
 const ZERO_WIDTH = /^[\p{Mn}\p{Me}]$/u;
 
 /**
- * Terminal columns one code point takes: 2 for East Asian wide and fullwidth
- * characters (CJK, most emoji), 0 for combining marks, else 1. Ambiguous-width
- * characters count as 1 (as terminals outside CJK locales draw them).
+ * Terminal columns one code point takes: 2 for East Asian wide, fullwidth and
+ * ambiguous-width characters, 0 for combining marks, else 1. Ambiguous ones
+ * (e.g. U+3248, `→`, `…`, `│`) are drawn 2 columns wide by terminals in CJK
+ * locales: counting them as 1 would let a fitted row wrap, and a wrapped tail
+ * reads as a row of its own. Over-counting only leaves a little room unused.
  */
 export function charWidth(ch: string): number {
   const code = ch.codePointAt(0)!;
-  if (code < 0x300) return 1;
+  if (code < 0xa1) return 1;
   if (ZERO_WIDTH.test(ch)) return 0;
-  return eastAsianWidth(code, { ambiguousAsWide: false });
+  return eastAsianWidth(code, { ambiguousAsWide: true });
 }
 
 /** Columns a string (without escape sequences) takes on a terminal. */
@@ -21,7 +23,7 @@ export function displayWidth(text: string): number {
   let width = 0;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
-    if (code < 0x300) {
+    if (code < 0xa1) {
       width++;
       continue;
     }

@@ -26,11 +26,16 @@ export function fakeTty(options: { columns?: number; rows?: number } = {}) {
   const clock = { t: 0, now: () => clock.t };
   const batches: string[][] = [];
   let armedWithoutKeys = false;
+  // onPrompt runs before the prompt is armed, and arming then waits for the check phase after
+  // it (setImmediate, queued after this one): the keys come in a timer scheduled from the
+  // check phase, so always once the prompt is armed.
   const deliver = (keys: string[]) =>
-    setImmediate(() => {
-      clock.t += 1000;
-      for (const k of keys) input.write(k);
-    });
+    setImmediate(() =>
+      setTimeout(() => {
+        clock.t += 1000;
+        for (const k of keys) input.write(k);
+      }, 0),
+    );
   const onPrompt = () => {
     const batch = batches.shift();
     if (batch) deliver(batch);

@@ -21,6 +21,7 @@ async function page(source: ReturnType<typeof diffLineSource>, keys: string[], r
       count: source.count,
       line: (i, shift) => source.line(i, shift),
       ...(source.text ? { search: source.text } : {}),
+      ...(source.where ? { where: source.where } : {}),
       title: 'Edit: /big.txt',
       footer: '[y] yes  [n] no\n[v] view all  [q] quit the run',
       rows,
@@ -64,15 +65,16 @@ describe('built-in pager', () => {
   it('n and N step through every match, also on the last page', async () => {
     const src = added(50, (i) => (i >= 45 ? `needle ${i}` : `hay ${i}`));
     const { screens } = await page(src, ['/', 'needle', '\r', 'n', 'n', 'n', 'n', 'n', 'N', 'q'], 12);
-    const messages = screens.map((s) => /match at line (\d+)|no more matches/.exec(s)?.[0]);
+    // Results name the file line (the gutter's number), not the pager row, and count matches.
+    const messages = screens.map((s) => /match \d+ of \d+: new line \d+|no more matches/.exec(s)?.[0]);
     expect(messages.filter(Boolean)).toEqual([
-      'match at line 47',
-      'match at line 48',
-      'match at line 49',
-      'match at line 50',
-      'match at line 51',
+      'match 1 of 5: new line 46',
+      'match 2 of 5: new line 47',
+      'match 3 of 5: new line 48',
+      'match 4 of 5: new line 49',
+      'match 5 of 5: new line 50',
       'no more matches',
-      'match at line 50',
+      'match 4 of 5: new line 49',
     ]);
   });
 
@@ -85,15 +87,15 @@ describe('built-in pager', () => {
     expect(screens.slice(1, 4).some((s) => s.includes('HIDDEN_TAIL'))).toBe(true);
     expect(screens[1]).toContain('col 41');
     expect(screens[4]).toContain('col 81');
-    expect(screens.at(-1)).toContain('match at line 3');
+    expect(screens.at(-1)).toContain('match 1 of 1: new line 2');
   });
 
   it('search scrolls sideways to a match far along a line, and back for one near the start', async () => {
     const src = added(4, (i) => (i === 1 ? `${'x'.repeat(9000)} NEEDLE here` : `NEEDLE ${i} short`));
     const { screens } = await page(src, ['/', 'NEEDLE', '\r', 'n', 'n', 'q'], 12);
-    const atFar = screens.find((s) => s.includes('match at line 3'))!;
+    const atFar = screens.find((s) => s.includes('match 2 of 4: new line 2'))!;
     expect(atFar).toContain('NEEDLE here');
-    const atNear = screens.find((s) => s.includes('match at line 4'))!;
+    const atNear = screens.find((s) => s.includes('match 3 of 4: new line 3'))!;
     expect(atNear).toContain('NEEDLE 2 short');
     expect(atNear).not.toMatch(/col \d/);
   });

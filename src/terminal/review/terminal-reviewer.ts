@@ -93,7 +93,7 @@ export function terminalReviewer(options: TerminalReviewerOptions = {}): Reviewe
     keys.open();
     try {
       draw();
-      keys.arm();
+      await keys.arm();
       for (;;) {
         const key = await keys.next();
         if (key === 'ctrl-c') return rejectAll(set, CANCELLED_REVIEW_NOTE);
@@ -117,7 +117,7 @@ export function terminalReviewer(options: TerminalReviewerOptions = {}): Reviewe
       }
     }
 
-    function edit(c: FileChoice): void {
+    async function edit(c: FileChoice): Promise<void> {
       if (c.file.binary) {
         message = 'Binary files cannot be edited here; accept or reject them whole.';
         return;
@@ -128,7 +128,7 @@ export function terminalReviewer(options: TerminalReviewerOptions = {}): Reviewe
       const result = editInEditor(currentText(c), c.file.path, editor);
       enter();
       keys.open();
-      keys.arm();
+      await keys.arm();
       if (result === undefined) message = 'The editor failed; nothing was changed.';
       else if (result !== currentText(c)) c.edited = result;
     }
@@ -148,7 +148,7 @@ export function terminalReviewer(options: TerminalReviewerOptions = {}): Reviewe
         } else if (key === ' ' && c) setAll(c, markOf(c) !== 'all');
         else if (key === 'a') for (const f of files) setAll(f, true);
         else if (key === 'r') for (const f of files) setAll(f, false);
-        else if (key === 'e' && c) edit(c);
+        else if (key === 'e' && c) await edit(c);
         else if (key === 'n' && c) c.note = await ask(`Note on ${c.file.path}: `);
         else if (key === 'N') state.note = await ask('Note for the agent: ');
         return undefined;
@@ -181,7 +181,7 @@ export function terminalReviewer(options: TerminalReviewerOptions = {}): Reviewe
       else if (key === 'a') setAll(c, true);
       else if (key === 'r') setAll(c, false);
       else if (key === 'u') delete c.edited;
-      else if (key === 'e') edit(c);
+      else if (key === 'e') await edit(c);
       else if (key === 'm') {
         const id = c.file.hunks[state.hunk]?.id;
         const note = await ask('Note on this change: ');
