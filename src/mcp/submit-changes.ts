@@ -16,7 +16,9 @@ import {
   SubmitChangesInput,
   submitChanges,
 } from '../staging/submit-changes.js';
+import { sanitizeLine } from '../terminal/sanitize.js';
 import type { FileSystemToolset } from '../tools/filesystem-toolset.js';
+import { escapeMarkdown, fenceFor } from './payload-text.js';
 
 export interface McpReviewOptions {
   /** Who reviews when the client cannot be asked by elicitation (e.g. terminalReviewer()); default: nothing is applied. */
@@ -41,17 +43,34 @@ const rejectAll = (set: ChangeSet, note: string): ReviewDecisions => ({
   note,
 });
 
+/**
+ * A file's hunks as the person sees them in a Markdown-rendering host: every row
+ * through the visibility rule (changed rows with whitespace marks) inside a fence
+ * longer than any backtick run, so file content can neither hide rows nor become markup.
+ */
+function diffBlock(f: ChangeSet['files'][number]): string {
+  const rows = f.hunks
+    .map((_, j) => hunkDiff(f, j))
+    .join('')
+    .replace(/\n$/, '')
+    .split('\n')
+    .map((row) => sanitizeLine(row, 4, row.startsWith('+') || row.startsWith('-') ? true : false));
+  const block = rows.join('\n');
+  const fence = fenceFor(block);
+  return `${fence}diff\n${block}\n${fence}`;
+}
+
 /** The review as one elicitation form: per file accept/reject and a note, per change a checkbox. */
 function reviewElicitation(set: ChangeSet, summary?: string): ElicitRequestFormParams {
   const properties: Record<string, unknown> = {};
   let changeFields = 0;
   const parts: string[] = [
     `Review ${set.stats.files} changed file(s) (+${set.stats.added} −${set.stats.removed}). Only what you keep is written.`,
-    ...(summary ? [`The agent says: ${summary}`] : []),
+    ...(summary ? [`The agent says: ${escapeMarkdown(sanitizeLine(summary))}`] : []),
   ];
   set.files.forEach((f, i) => {
     const label = `${f.movedFrom ? `${f.movedFrom} → ` : ''}${f.path} (${f.status}, +${f.added} −${f.removed})`;
-    parts.push('', `## ${i + 1}. ${label}`, ...f.hunks.map((_, j) => hunkDiff(f, j)));
+    parts.push('', `## ${i + 1}. ${escapeMarkdown(sanitizeLine(label))}`, diffBlock(f));
     properties[`file_${i}`] = {
       type: 'string',
       title: label,

@@ -80,7 +80,7 @@ export function applyHunks(base: string, hunks: readonly Hunk[], accepted: Reado
   let at = 0;
   for (const h of [...hunks].sort((a, b) => a.oldIndex - b.oldIndex)) {
     for (; at < h.oldIndex; at++) out.push(lines[at]!);
-    out.push(...(accepted.has(h.id) ? h.added : h.removed));
+    for (const line of accepted.has(h.id) ? h.added : h.removed) out.push(line);
     at = h.oldIndex + h.removed.length;
   }
   for (; at < lines.length; at++) out.push(lines[at]!);
@@ -94,7 +94,7 @@ export function revertHunks(staged: string, hunks: readonly Hunk[], rejected: Re
   let at = 0;
   for (const h of [...hunks].sort((a, b) => a.newIndex - b.newIndex)) {
     for (; at < h.newIndex; at++) out.push(lines[at]!);
-    out.push(...(rejected.has(h.id) ? h.removed : h.added));
+    for (const line of rejected.has(h.id) ? h.removed : h.added) out.push(line);
     at = h.newIndex + h.added.length;
   }
   for (; at < lines.length; at++) out.push(lines[at]!);

@@ -85,7 +85,10 @@ export async function runCli(
   );
   // Big enough for the largest file any mount accepts, whatever its JSON escaping: that write reaches
   // the tool's own size check; anything larger is refused with an error instead of ending the server.
-  const largest = Math.max(...setup.sandbox.mounts.map((m) => m.maxFileBytes ?? toolset.limits.maxFileBytes));
+  const largest = setup.sandbox.mounts.reduce(
+    (most, m) => Math.max(most, m.maxFileBytes ?? toolset.limits.maxFileBytes),
+    0,
+  );
   const transport = new SizedStdioServerTransport({ maxMessageBytes: messageLimitFor(largest), log });
   const closed = new Promise<void>((resolve) => {
     transport.onclose = resolve;
