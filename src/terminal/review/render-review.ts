@@ -53,9 +53,10 @@ export function fileBody(choice: FileChoice, selected: number, style: Style, wid
   return { lines, hunkStarts };
 }
 
+// ASCII only: ambiguous-width arrows and dots count two columns, and the key line must fit 100 columns whole.
 const LIST_KEYS =
-  '↑↓ move · ⏎ open · space toggle · a/r accept/reject all · e edit · n note · y apply · q cancel';
-const FILE_KEYS = 'n/p next/prev change · space toggle · j/k scroll · e edit · m note · esc back · y apply';
+  'up/down move  enter open  space toggle  a/r accept/reject all  e edit  n note  y apply  q cancel';
+const FILE_KEYS = 'n/p next/prev change  space toggle  j/k scroll  e edit  m note  esc back  y apply';
 
 /** One full screen (exactly `height` lines, each at most `width` columns). */
 export function renderScreen(

@@ -61,7 +61,7 @@ describe('terminal review screen (real pty, 100×30)', () => {
       const screen = lastFrame(out);
       expect(screen).toMatch(/› \[~\] modified +\/src\/format\.ts +\+3 −2 +1\/2 changes/);
       expect(screen.split('\n')).toHaveLength(30);
-      expect(screen).toContain('y apply · q cancel');
+      expect(screen).toContain('y apply  q cancel');
       // The closing note of the feature keeps these two screens.
       if (process.env.REVIEW_SCREEN_OUT)
         fs.writeFileSync(
