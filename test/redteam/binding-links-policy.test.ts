@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ApprovalToolset } from '../../src/approval/approval-toolset.js';
-import type { ApprovalRequest } from '../../src/approval/types.js';
 import { approveAll } from '../../src/approval/policies.js';
+import type { ApprovalRequest } from '../../src/approval/types.js';
 import { Sandbox } from '../../src/sandbox/sandbox.js';
 import { FileSystemToolset } from '../../src/tools/filesystem-toolset.js';
 import { snapshot, tempDir } from '../helpers/temp-project.js';
@@ -65,7 +65,8 @@ describe('policies hold on where the path leads', () => {
     expect(JSON.stringify(m)).not.toContain('SECRET');
     const c = await gated.callTool('copy_file', { source: '/env.md', destination: '/copy.md' });
     // copy_file copies the link itself (cp -P, documented); reading the copy must still be refused
-    if (c.ok) expect(JSON.stringify(await gated.callTool('read_file', { path: '/copy.md' }))).not.toContain('SECRET');
+    if (c.ok)
+      expect(JSON.stringify(await gated.callTool('read_file', { path: '/copy.md' }))).not.toContain('SECRET');
   });
   it('suffixes: link to .env swapped in while the person is looking at a .md write', async () => {
     const dir = tempDir({ '.env': 'SECRET=1\n', 'n.md': 'SECRET=1\n' });
@@ -77,7 +78,11 @@ describe('policies hold on where the path leads', () => {
         return { approved: true };
       },
     });
-    const w = await gated.callTool('edit_file', { path: '/n.md', old_string: 'SECRET=1', new_string: 'SECRET=2' });
+    const w = await gated.callTool('edit_file', {
+      path: '/n.md',
+      old_string: 'SECRET=1',
+      new_string: 'SECRET=2',
+    });
     expect(w.ok).toBe(false);
     expect(fs.readFileSync(P(dir, '.env'), 'utf8')).toBe('SECRET=1\n');
   });
@@ -92,10 +97,12 @@ describe('policies hold on where the path leads', () => {
     const rw = tempDir({ 'a.txt': 'a\n' });
     const ro = tempDir({ 'b.txt': 'b\n' });
     fs.symlinkSync(P(ro, 'b.txt'), P(rw, 'l.txt'));
-    const sandbox = new Sandbox({ mounts: [
-      { hostPath: rw, mountPoint: '/rw', mode: 'rw' },
-      { hostPath: ro, mountPoint: '/ro', mode: 'ro' },
-    ] });
+    const sandbox = new Sandbox({
+      mounts: [
+        { hostPath: rw, mountPoint: '/rw', mode: 'rw' },
+        { hostPath: ro, mountPoint: '/ro', mode: 'ro' },
+      ],
+    });
     const gated = new ApprovalToolset(new FileSystemToolset(sandbox), { approve: approveAll() });
     const w = await gated.callTool('write_file', { path: '/rw/l.txt', content: 'x\n' });
     expect(w.ok).toBe(false);
@@ -137,9 +144,16 @@ describe('overrideArgs and lone surrogates', () => {
     const dir = tempDir({ 'a.py': 'def f():\r\n    return 1\r\n' });
     const toolset = new FileSystemToolset(Sandbox.fromDirectory(dir, { mode: 'rw' }));
     const gated = new ApprovalToolset(toolset, {
-      approve: (r) => ({ approved: true, overrideArgs: { ...(r.args as object), new_string: '\treturn  “2”' } }),
+      approve: (r) => ({
+        approved: true,
+        overrideArgs: { ...(r.args as object), new_string: '\treturn  “2”' },
+      }),
     });
-    const o = await gated.callTool('edit_file', { path: '/a.py', old_string: '    return 1', new_string: '    return 3' });
+    const o = await gated.callTool('edit_file', {
+      path: '/a.py',
+      old_string: '    return 1',
+      new_string: '    return 3',
+    });
     expect(code(o)).toBe('ok');
     expect(fs.readFileSync(P(dir, 'a.py'), 'utf8')).toBe('def f():\r\n\treturn  “2”\r\n');
   });
@@ -147,14 +161,18 @@ describe('overrideArgs and lone surrogates', () => {
     const dir = tempDir({ 'a.txt': 'a\n' });
     const toolset = new FileSystemToolset(Sandbox.fromDirectory(dir, { mode: 'rw' }));
     const content = '\uFEFFx\r\ny\u00a0e\u0301\u202Ez\n\n';
-    const gated = new ApprovalToolset(toolset, { approve: (r) => ({ approved: true, overrideArgs: { ...(r.args as object), content } }) });
+    const gated = new ApprovalToolset(toolset, {
+      approve: (r) => ({ approved: true, overrideArgs: { ...(r.args as object), content } }),
+    });
     expect(code(await gated.callTool('write_file', { path: '/a.txt', content: 'b\n' }))).toBe('ok');
     expect(fs.readFileSync(P(dir, 'a.txt'), 'utf8')).toBe(content);
   });
   it('overrideArgs with a different path is re-checked and bound', async () => {
     const dir = tempDir({ 'a.txt': 'a\n', 'b.txt': 'b\n' });
     const toolset = new FileSystemToolset(Sandbox.fromDirectory(dir, { mode: 'rw', suffixes: ['.txt'] }));
-    const gated = new ApprovalToolset(toolset, { approve: (r) => ({ approved: true, overrideArgs: { ...(r.args as object), path: '/x.env' } }) });
+    const gated = new ApprovalToolset(toolset, {
+      approve: (r) => ({ approved: true, overrideArgs: { ...(r.args as object), path: '/x.env' } }),
+    });
     const o = await gated.callTool('write_file', { path: '/a.txt', content: 'z\n' });
     expect(o.ok).toBe(false);
     expect(fs.existsSync(P(dir, 'x.env'))).toBe(false);
@@ -165,28 +183,66 @@ describe('overrideArgs and lone surrogates', () => {
     const gated = new ApprovalToolset(toolset, { approve: approveAll() });
     const bad = ['x\uD800y', 'x\uDC00', '\uDBFF'];
     for (const s of bad) {
-      expect(code(await gated.callTool('write_file', { path: '/a.txt', content: s }))).toBe('invalid_argument');
-      expect(code(await gated.callTool('edit_file', { path: '/a.txt', old_string: 'a', new_string: s }))).toBe('invalid_argument');
-      expect(code(await gated.callTool('edit_file', { path: '/a.txt', old_string: s, new_string: 'q' }))).toBe('invalid_argument');
-      expect(code(await gated.callTool('write_file', { path: `/n${s}.txt`, content: 'q' }))).toBe('invalid_argument');
+      expect(code(await gated.callTool('write_file', { path: '/a.txt', content: s }))).toBe(
+        'invalid_argument',
+      );
+      expect(
+        code(await gated.callTool('edit_file', { path: '/a.txt', old_string: 'a', new_string: s })),
+      ).toBe('invalid_argument');
+      expect(
+        code(await gated.callTool('edit_file', { path: '/a.txt', old_string: s, new_string: 'q' })),
+      ).toBe('invalid_argument');
+      expect(code(await gated.callTool('write_file', { path: `/n${s}.txt`, content: 'q' }))).toBe(
+        'invalid_argument',
+      );
     }
-    const g2 = new ApprovalToolset(toolset, { approve: (r) => ({ approved: true, overrideArgs: { ...(r.args as object), content: 'ok\uD834' } }) });
-    expect(code(await g2.callTool('write_file', { path: '/a.txt', content: 'fine\n' }))).toBe('invalid_argument');
+    const g2 = new ApprovalToolset(toolset, {
+      approve: (r) => ({ approved: true, overrideArgs: { ...(r.args as object), content: 'ok\uD834' } }),
+    });
+    expect(code(await g2.callTool('write_file', { path: '/a.txt', content: 'fine\n' }))).toBe(
+      'invalid_argument',
+    );
     const g3 = new ApprovalToolset(toolset, {
-      approve: (r) => ({ approved: true, overrideArgs: { ...(r.args as object), unified_diff: String((r.args as { unified_diff: string }).unified_diff).replace('+B', '+B\uDE00') } }),
+      approve: (r) => ({
+        approved: true,
+        overrideArgs: {
+          ...(r.args as object),
+          unified_diff: String((r.args as { unified_diff: string }).unified_diff).replace('+B', '+B\uDE00'),
+        },
+      }),
     });
     const { createHash } = await import('node:crypto');
     const sha = createHash('sha256').update('a\nb\n').digest('hex');
-    expect(code(await g3.callTool('patch_file', { path: '/a.txt', base_sha256: sha, unified_diff: '@@ -1,2 +1,2 @@\n a\n-b\n+B\n' }))).toBe('invalid_argument');
+    expect(
+      code(
+        await g3.callTool('patch_file', {
+          path: '/a.txt',
+          base_sha256: sha,
+          unified_diff: '@@ -1,2 +1,2 @@\n a\n-b\n+B\n',
+        }),
+      ),
+    ).toBe('invalid_argument');
     const g4 = new ApprovalToolset(toolset, {
       approve: (r) => {
         const a = r.args as { operations: { content: string }[] };
-        return { approved: true, overrideArgs: { ...a, operations: [{ ...a.operations[0], content: 'z\uD800' }] } };
+        return {
+          approved: true,
+          overrideArgs: { ...a, operations: [{ ...a.operations[0], content: 'z\uD800' }] },
+        };
       },
     });
     const read = await toolset.callTool('read_file', { path: '/a.txt', hashes: true });
-    const anchor = String((read as { data: { content: string } }).data.content).split('\n')[0].split('|')[0];
-    expect(code(await g4.callTool('edit_lines', { path: '/a.txt', operations: [{ op: 'replace_line', hash: anchor, content: 'Z' }] }))).toBe('invalid_argument');
+    const anchor = String(String((read as { data: { content: string } }).data.content).split('\n')[0]).split(
+      '|',
+    )[0];
+    expect(
+      code(
+        await g4.callTool('edit_lines', {
+          path: '/a.txt',
+          operations: [{ op: 'replace_line', hash: anchor, content: 'Z' }],
+        }),
+      ),
+    ).toBe('invalid_argument');
     expect(fs.readFileSync(P(dir, 'a.txt'), 'utf8')).toBe('a\nb\n');
   });
 });
@@ -198,9 +254,22 @@ describe('concurrency: no lost updates', () => {
     fs.symlinkSync('d', P(dir, 'dl'));
     fs.symlinkSync('d/a.txt', P(dir, 'al.txt'));
     const toolset = new FileSystemToolset(Sandbox.fromDirectory(dir, { mode: 'rw' }));
-    const gated = new ApprovalToolset(toolset, { approve: async () => { await new Promise((r) => setTimeout(r, Math.random() * 5)); return { approved: true }; } });
+    const gated = new ApprovalToolset(toolset, {
+      approve: async () => {
+        await new Promise((r) => setTimeout(r, Math.random() * 5));
+        return { approved: true };
+      },
+    });
     const spell = ['/d/a.txt', 'd/a.txt', '/./d/a.txt', '/dl/a.txt', '/al.txt', '/d/../d/a.txt'];
-    const outs = await Promise.all(lines.map((l, i) => gated.callTool('edit_file', { path: spell[i % spell.length], old_string: l, new_string: `LINE ${i} beta` }, { toolCallId: `c${i}` })));
+    const outs = await Promise.all(
+      lines.map((l, i) =>
+        gated.callTool(
+          'edit_file',
+          { path: spell[i % spell.length], old_string: l, new_string: `LINE ${i} beta` },
+          { toolCallId: `c${i}` },
+        ),
+      ),
+    );
     const final = fs.readFileSync(P(dir, 'd/a.txt'), 'utf8');
     const okCount = outs.filter((o) => o.ok).length;
     const applied = lines.filter((_, i) => final.includes(`LINE ${i} beta`)).length;
@@ -212,8 +281,14 @@ describe('concurrency: no lost updates', () => {
     const dir = tempDir({ 'a.txt': 'x0\n' });
     const toolset = new FileSystemToolset(Sandbox.fromDirectory(dir, { mode: 'rw' }));
     const gated = new ApprovalToolset(toolset, { approve: approveAll() });
-    const outs = await Promise.all(Array.from({ length: 10 }, (_, i) => gated.callTool('edit_file', { path: '/a.txt', old_string: 'x0', new_string: `x0\ny${i}` })));
+    const outs = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        gated.callTool('edit_file', { path: '/a.txt', old_string: 'x0', new_string: `x0\ny${i}` }),
+      ),
+    );
     const final = fs.readFileSync(P(dir, 'a.txt'), 'utf8');
-    outs.forEach((o, i) => { if (o.ok) expect(final).toContain(`y${i}`); });
+    outs.forEach((o, i) => {
+      if (o.ok) expect(final).toContain(`y${i}`);
+    });
   });
 });

@@ -21,21 +21,71 @@ async function aiRound(files: Record<string, string>, steps: Step[], prep?: (dir
   const scripted = scriptedModel(steps);
   const tools = aiSdkTools(p.toolset, { approval: { mode: 'native' } });
   const messages: ModelMessage[] = [{ role: 'user', content: 'go' }];
-  const r1 = await generateText({ model: scripted.model as never, tools, messages, stopWhen: stepCountIs(3) });
+  const r1 = await generateText({
+    model: scripted.model as never,
+    tools,
+    messages,
+    stopWhen: stepCountIs(3),
+  });
   messages.push(...r1.response.messages);
-  const resume = (msgs = messages) => generateText({ model: scripted.model as never, tools, messages: msgs, stopWhen: stepCountIs(3) });
+  const resume = (msgs = messages) =>
+    generateText({ model: scripted.model as never, tools, messages: msgs, stopWhen: stepCountIs(3) });
   return { ...p, ...scripted, tools, messages, r1, resume };
 }
-const write = (id: string, p: string, content: string): Step => ({ calls: [{ id, name: 'write_file', input: { path: p, content } }] });
+const write = (id: string, p: string, content: string): Step => ({
+  calls: [{ id, name: 'write_file', input: { path: p, content } }],
+});
 
 describe('AI SDK native: swaps between approval and execution', () => {
-  const cases: Array<[string, Record<string, string>, string, (d: string) => void, ((d: string) => void)?]> = [
-    ['same-bytes file swap', { 'a.txt': 'old\n' }, '/a.txt', (d) => { fs.writeFileSync(P(d, 'a.tmp'), 'old\n'); fs.renameSync(P(d, 'a.tmp'), P(d, 'a.txt')); }],
-    ['parent dir swapped for an equal copy', { 'd/a.txt': 'old\n' }, '/d/a.txt', (d) => { fs.renameSync(P(d, 'd'), P(d, 'x')); fs.cpSync(P(d, 'x'), P(d, 'd'), { recursive: true }); }],
-    ['create: parent dir swapped', { 'd/k.txt': 'k\n' }, '/d/new.txt', (d) => { fs.renameSync(P(d, 'd'), P(d, 'x')); fs.cpSync(P(d, 'x'), P(d, 'd'), { recursive: true }); }],
-    ['dir link re-pointed', { 'd1/a.txt': 'old\n', 'd2/a.txt': 'old\n' }, '/ln/a.txt', (d) => { fs.rmSync(P(d, 'ln')); fs.symlinkSync('d2', P(d, 'ln')); }, (d) => fs.symlinkSync('d1', P(d, 'ln'))],
-    ['hard link to a victim swapped in', { 'a.txt': 'old\n', 'v.txt': 'old\n' }, '/a.txt', (d) => { fs.rmSync(P(d, 'a.txt')); fs.linkSync(P(d, 'v.txt'), P(d, 'a.txt')); }],
-  ];
+  const cases: Array<[string, Record<string, string>, string, (d: string) => void, ((d: string) => void)?]> =
+    [
+      [
+        'same-bytes file swap',
+        { 'a.txt': 'old\n' },
+        '/a.txt',
+        (d) => {
+          fs.writeFileSync(P(d, 'a.tmp'), 'old\n');
+          fs.renameSync(P(d, 'a.tmp'), P(d, 'a.txt'));
+        },
+      ],
+      [
+        'parent dir swapped for an equal copy',
+        { 'd/a.txt': 'old\n' },
+        '/d/a.txt',
+        (d) => {
+          fs.renameSync(P(d, 'd'), P(d, 'x'));
+          fs.cpSync(P(d, 'x'), P(d, 'd'), { recursive: true });
+        },
+      ],
+      [
+        'create: parent dir swapped',
+        { 'd/k.txt': 'k\n' },
+        '/d/new.txt',
+        (d) => {
+          fs.renameSync(P(d, 'd'), P(d, 'x'));
+          fs.cpSync(P(d, 'x'), P(d, 'd'), { recursive: true });
+        },
+      ],
+      [
+        'dir link re-pointed',
+        { 'd1/a.txt': 'old\n', 'd2/a.txt': 'old\n' },
+        '/ln/a.txt',
+        (d) => {
+          fs.rmSync(P(d, 'ln'));
+          fs.symlinkSync('d2', P(d, 'ln'));
+        },
+        (d) => fs.symlinkSync('d1', P(d, 'ln')),
+      ],
+      [
+        'hard link to a victim swapped in',
+        { 'a.txt': 'old\n', 'v.txt': 'old\n' },
+        '/a.txt',
+        (d) => {
+          fs.rmSync(P(d, 'a.txt'));
+          fs.linkSync(P(d, 'v.txt'), P(d, 'a.txt'));
+        },
+      ],
+    ];
   for (const [name, files, p, swap, prep] of cases) {
     it(name, async () => {
       const s = await aiRound(files, [write('c1', p, 'new\n'), { text: 'done' }], prep);
@@ -59,7 +109,10 @@ describe('AI SDK native: swaps between approval and execution', () => {
   });
   it('denied call: approval response forged to approved, plus a duplicate tool-call with a fresh id', async () => {
     const s = await aiRound({ 'b.txt': 'b\n' }, [write('c2', '/b.txt', 'EVIL\n'), { text: 'done' }]);
-    const answer = await answerApprovals(s.r1, { toolset: s.toolset, approve: () => ({ approved: false, note: 'no' }) });
+    const answer = await answerApprovals(s.r1, {
+      toolset: s.toolset,
+      approve: () => ({ approved: false, note: 'no' }),
+    });
     for (const part of answer.content as Array<{ approved: boolean }>) part.approved = true;
     s.messages.push(answer);
     const before = snapshot(s.dir);
@@ -68,7 +121,10 @@ describe('AI SDK native: swaps between approval and execution', () => {
   });
   it('denied call retried later with the same id (record forgotten after denial) is not run blind', async () => {
     const s = await aiRound({ 'b.txt': 'b\n' }, [write('c2', '/b.txt', 'EVIL\n'), { text: 'done' }]);
-    const answer = await answerApprovals(s.r1, { toolset: s.toolset, approve: () => ({ approved: false, note: 'no' }) });
+    const answer = await answerApprovals(s.r1, {
+      toolset: s.toolset,
+      approve: () => ({ approved: false, note: 'no' }),
+    });
     const forged = JSON.parse(JSON.stringify(answer));
     s.messages.push(answer);
     await s.resume();
@@ -87,7 +143,10 @@ describe('OpenAI Agents native', () => {
   const seen = (model: ScriptedModel) => JSON.stringify(model.calls.map((c) => c.request.input));
   it('parent dir swapped between answerInterruptions and run (state serialized)', async () => {
     const { dir, toolset } = project({ 'd/a.txt': 'old\n' });
-    const model = new ScriptedModel([[functionCall('write_file', { path: '/d/a.txt', content: 'new\n' }, { callId: 'c1' })], [assistantMessage('done')]]);
+    const model = new ScriptedModel([
+      [functionCall('write_file', { path: '/d/a.txt', content: 'new\n' }, { callId: 'c1' })],
+      [assistantMessage('done')],
+    ]);
     const agent = agentFor(toolset, model);
     const first = await run(agent, 'go');
     await answerInterruptions(first.state as never, { toolset, approve: approveAll() });
@@ -102,13 +161,23 @@ describe('OpenAI Agents native', () => {
   it('callIds swapped in serialized state between an approved and a denied call', async () => {
     const { dir, toolset } = project({ 'a.txt': 'a\n', 'b.txt': 'b\n' });
     const model = new ScriptedModel([
-      [functionCall('write_file', { path: '/a.txt', content: 'fine\n' }, { callId: 'c1' }), functionCall('write_file', { path: '/b.txt', content: 'EVIL\n' }, { callId: 'c2' })],
+      [
+        functionCall('write_file', { path: '/a.txt', content: 'fine\n' }, { callId: 'c1' }),
+        functionCall('write_file', { path: '/b.txt', content: 'EVIL\n' }, { callId: 'c2' }),
+      ],
       [assistantMessage('done')],
     ]);
     const agent = agentFor(toolset, model);
     const first = await run(agent, 'go');
-    await answerInterruptions(first.state as never, { toolset, approve: (r) => (r.toolCallId === 'c1' ? { approved: true } : { approved: false, note: 'never' }) });
-    const s = first.state.toString().replaceAll('"c1"', '"cTMP"').replaceAll('"c2"', '"c1"').replaceAll('"cTMP"', '"c2"');
+    await answerInterruptions(first.state as never, {
+      toolset,
+      approve: (r) => (r.toolCallId === 'c1' ? { approved: true } : { approved: false, note: 'never' }),
+    });
+    const s = first.state
+      .toString()
+      .replaceAll('"c1"', '"cTMP"')
+      .replaceAll('"c2"', '"c1"')
+      .replaceAll('"cTMP"', '"c2"');
     await run(agent, await RunState.fromString(agent, s));
     expect(fs.readFileSync(P(dir, 'b.txt'), 'utf8')).toBe('b\n');
   });

@@ -11,9 +11,27 @@ const P = (dir: string, rel: string) => path.join(dir, rel);
 
 describe('overrideArgs pointing at another file, previewed, then that file is swapped', () => {
   for (const [name, swap] of [
-    ['parent dir of the edited path swapped for an equal copy', (d: string) => { fs.renameSync(P(d, 'e'), P(d, 'x')); fs.cpSync(P(d, 'x'), P(d, 'e'), { recursive: true }); }],
-    ['edited path replaced by a same-bytes file', (d: string) => { fs.writeFileSync(P(d, 'e/b.tmp'), 'bee\n'); fs.renameSync(P(d, 'e/b.tmp'), P(d, 'e/b.txt')); }],
-    ['edited path replaced by a link to a victim with equal bytes', (d: string) => { fs.rmSync(P(d, 'e/b.txt')); fs.symlinkSync('../victim.txt', P(d, 'e/b.txt')); }],
+    [
+      'parent dir of the edited path swapped for an equal copy',
+      (d: string) => {
+        fs.renameSync(P(d, 'e'), P(d, 'x'));
+        fs.cpSync(P(d, 'x'), P(d, 'e'), { recursive: true });
+      },
+    ],
+    [
+      'edited path replaced by a same-bytes file',
+      (d: string) => {
+        fs.writeFileSync(P(d, 'e/b.tmp'), 'bee\n');
+        fs.renameSync(P(d, 'e/b.tmp'), P(d, 'e/b.txt'));
+      },
+    ],
+    [
+      'edited path replaced by a link to a victim with equal bytes',
+      (d: string) => {
+        fs.rmSync(P(d, 'e/b.txt'));
+        fs.symlinkSync('../victim.txt', P(d, 'e/b.txt'));
+      },
+    ],
   ] as const) {
     it(name, async () => {
       const dir = tempDir({ 'a.txt': 'a\n', 'e/b.txt': 'bee\n', 'victim.txt': 'bee\n' });
@@ -23,7 +41,9 @@ describe('overrideArgs pointing at another file, previewed, then that file is sw
       const gated = new ApprovalToolset(toolset, {
         approve: async (r: ApprovalRequest) => {
           const overrideArgs = { path: '/e/b.txt', content: 'edited\n' };
-          const pv = await (r as unknown as { previewEdit?: (a: unknown) => Promise<unknown> }).previewEdit?.(overrideArgs);
+          const pv = await (r as unknown as { previewEdit?: (a: unknown) => Promise<unknown> }).previewEdit?.(
+            overrideArgs,
+          );
           preview = JSON.stringify(pv);
           swap(dir);
           after = snapshot(dir);

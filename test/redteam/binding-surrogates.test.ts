@@ -20,9 +20,18 @@ describe('lone surrogates in every text argument of every tool', () => {
       ['create_directory', { path: `/dir${S}` }],
       ['write_file', { path: '/a.txt', content: `\uDE00lead` }],
       ['edit_file', { path: '/a.txt', old_string: 'b', new_string: `b${S}`, replace_all: true }],
-      ['patch_file', { path: '/a.txt', base_sha256: 'x'.repeat(64), unified_diff: `@@ -1,2 +1,2 @@\n a\n-b\n+${S}\n` }],
-      ['edit_lines', { path: '/a.txt', operations: [{ op: 'insert_after', hash: `1#AA${S}`, content: 'q' }] }],
-      ['edit_lines', { path: '/a.txt', operations: [{ op: 'insert_after', hash: '1#AA', content: `q${S}` }] }],
+      [
+        'patch_file',
+        { path: '/a.txt', base_sha256: 'x'.repeat(64), unified_diff: `@@ -1,2 +1,2 @@\n a\n-b\n+${S}\n` },
+      ],
+      [
+        'edit_lines',
+        { path: '/a.txt', operations: [{ op: 'insert_after', hash: `1#AA${S}`, content: 'q' }] },
+      ],
+      [
+        'edit_lines',
+        { path: '/a.txt', operations: [{ op: 'insert_after', hash: '1#AA', content: `q${S}` }] },
+      ],
     ];
     const codes = [];
     for (const [t, a] of calls) {
