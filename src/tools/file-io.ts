@@ -110,7 +110,9 @@ export async function removeFile(resolved: ResolvedPath, bound?: EntryBinding): 
     const entry = dir.child(path.basename(resolved.hostPath));
     const stat = await lstatEntry(entry);
     assertBound(bound, stat, 'Nothing was deleted.');
-    if (!stat?.isFile())
+    if (!stat)
+      throw new SandboxError('not_found', `${resolved.virtualPath} does not exist; nothing to delete.`);
+    if (!stat.isFile())
       throw new SandboxError(
         'not_a_file',
         `${resolved.virtualPath} is not a regular file; nothing was deleted.`,
