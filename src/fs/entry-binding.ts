@@ -19,7 +19,7 @@ export interface EntryBinding {
 }
 
 /** Why a stat taken through a held descriptor is not the bound entry (undefined: it is). */
-export function bindingMismatch(binding: EntryBinding, stat: BigIntStats | undefined): string | undefined {
+function bindingMismatch(binding: EntryBinding, stat: BigIntStats | undefined): string | undefined {
   if (binding.entry === null)
     return stat ? `${binding.path} was created by someone else after it was approved` : undefined;
   if (!stat) return `${binding.path} was removed after it was approved`;
