@@ -109,7 +109,7 @@ describe('policies hold on where the path leads', () => {
     expect(fs.readFileSync(P(ro, 'b.txt'), 'utf8')).toBe('b\n');
   });
   it('maxFileBytes: a link named small, target huge in a mount', async () => {
-    const dir = tempDir({ 'big.txt': 'x'.repeat(5000) + '\n' });
+    const dir = tempDir({ 'big.txt': `${'x'.repeat(5000)}\n` });
     fs.symlinkSync('big.txt', P(dir, 'l.txt'));
     const toolset = new FileSystemToolset(Sandbox.fromDirectory(dir, { mode: 'rw', maxFileBytes: 1000 }));
     const r = await toolset.callTool('read_file', { path: '/l.txt' });

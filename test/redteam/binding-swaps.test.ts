@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ApprovalMemory } from '../../src/approval/approval-memory.js';
 import { ApprovalToolset } from '../../src/approval/approval-toolset.js';
 import type { ApprovalRequest } from '../../src/approval/types.js';
 import { Sandbox } from '../../src/sandbox/sandbox.js';
