@@ -3,6 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { assertFdInside, errnoOf } from './containment.js';
 import { openDirectoryInside } from './dir-handle.js';
+import { assertBound, assertBoundParent, type EntryBinding, lstatEntry } from './entry-binding.js';
 import { FsError } from './fs-error.js';
 import { sweepStaleTempFiles } from './stale-temp-files.js';
 import { tempFileName } from './temp-name.js';
@@ -21,9 +22,9 @@ export async function writeFileAtomic(
   hostPath: string,
   realRoot: string,
   data: string | Buffer,
-  options: { mode?: number; createParents?: boolean; displayPath: string },
+  options: { mode?: number; createParents?: boolean; displayPath: string; bound?: EntryBinding },
 ): Promise<{ created: boolean; bytes: number }> {
-  const { displayPath } = options;
+  const { displayPath, bound } = options;
   const name = path.basename(hostPath);
   const dir = await openDirectoryInside(path.dirname(hostPath), realRoot, {
     create: options.createParents ?? false,
@@ -34,6 +35,8 @@ export async function writeFileAtomic(
   const temp = dir.child(tempName);
   let handle: fs.FileHandle | undefined;
   try {
+    // The directory held is the one approved: a directory exchanged in by another process is refused.
+    if (bound?.parent !== undefined) assertBoundParent(bound, await dir.identity(), 'Nothing was written.');
     // Independent syscalls run together: the target's lstat, creating the temp file and
     // checking where it really is. Errors are still reported in that order (the catch
     // below removes the temp file).
@@ -59,8 +62,15 @@ export async function writeFileAtomic(
     await handle.sync();
     await handle.close();
     handle = undefined;
+    if (bound) {
+      // Last check, through the held directory: the entry replaced is the approved file.
+      assertBound(bound, await lstatEntry(target), 'Nothing was written.');
+      // A create claims the name with link(2), which fails if anything appeared there.
+      if (bound.entry === null) await claimName(temp, target, displayPath);
+      else await fs.rename(temp, target);
+    }
     // rename replaces the entry: a hardlinked or symlinked target never has its other inode modified.
-    await fs.rename(temp, target);
+    else await fs.rename(temp, target);
     await dir.sync();
     // Temp files of writers killed mid-write (kill -9, power loss) are removed here, best effort.
     await sweepStaleTempFiles(dir).catch(() => undefined);
@@ -72,6 +82,22 @@ export async function writeFileAtomic(
   } finally {
     await dir.close();
   }
+}
+
+/** Links the finished temp file in as `target` unless something exists there, then drops the temp name. */
+async function claimName(temp: string, target: string, displayPath: string): Promise<void> {
+  try {
+    await fs.link(temp, target);
+  } catch (error) {
+    const code = errnoOf(error);
+    if (code === 'EPERM' || code === 'ENOTSUP') return fs.rename(temp, target); // no hard links here
+    if (code !== 'EEXIST') throw error;
+    throw new FsError(
+      'stale_approval',
+      `${displayPath} was created by someone else after its creation was approved; nothing was written.`,
+    );
+  }
+  await fs.unlink(temp);
 }
 
 /**

@@ -95,6 +95,12 @@ export class DirHandle {
     }
   }
 
+  /** `dev:ino` of the directory held (not of whatever its path names now). */
+  async identity(): Promise<string> {
+    const stat = await this.handle.stat({ bigint: true });
+    return `${stat.dev}:${stat.ino}`;
+  }
+
   /** Names of the entries of this directory, listed through the held fd. */
   async entries(): Promise<string[]> {
     return fs.readdir(USE_PROC ? `/proc/self/fd/${this.handle.fd}` : this.realPath);

@@ -9,6 +9,7 @@ export type FsErrorCode = Extract<
   | 'path_not_in_sandbox'
   | 'io_error'
   | 'invalid_argument'
+  | 'stale_approval'
 >;
 
 /** An I/O-layer failure. Messages name the caller's display (virtual) path, never a host path. */

@@ -13,6 +13,9 @@ export interface TextFile {
   mode: number;
   /** The raw bytes the text was decoded from (kept so nobody has to re-encode or re-hash them). */
   data: Buffer;
+  /** `dev:ino` of the file read. */
+  identity: string;
+  born?: string;
 }
 
 const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -24,6 +27,10 @@ export interface FileBytes {
   /** SHA-256 of the raw bytes. */
   sha256: string;
   mode: number;
+  /** `dev:ino` of the file actually read (from fstat of the open descriptor); absent for staged content. */
+  identity?: string;
+  /** Its birth time in ns, when the file system reports one. */
+  born?: string;
 }
 
 /**
@@ -44,6 +51,8 @@ export async function readTextFile(
     sha256: file.sha256,
     mode: file.mode,
     data: file.data,
+    identity: file.identity,
+    ...(file.born === undefined ? {} : { born: file.born }),
   };
 }
 
@@ -52,7 +61,7 @@ export async function readFileBytes(
   hostPath: string,
   realRoot: string,
   options: { maxBytes: number; displayPath: string },
-): Promise<FileBytes> {
+): Promise<FileBytes & { identity: string }> {
   const { displayPath } = options;
   let handle: fs.FileHandle;
   try {
@@ -73,7 +82,7 @@ export async function readFileBytes(
     // once); a wrong type is still reported first.
     const inside = assertFdInside(handle.fd, hostPath, realRoot, displayPath);
     inside.catch(() => undefined);
-    const stat = await handle.stat();
+    const stat = await handle.stat({ bigint: true });
     if (!stat.isFile()) {
       throw new FsError(
         'not_a_file',
@@ -81,21 +90,30 @@ export async function readFileBytes(
       );
     }
     await inside;
-    if (stat.size > options.maxBytes) {
+    const size = Number(stat.size);
+    if (size > options.maxBytes) {
       throw new FsError(
         'file_too_large',
-        `${displayPath} is ${stat.size} bytes; the limit is ${options.maxBytes} bytes.`,
-        { bytes: stat.size, maxBytes: options.maxBytes },
+        `${displayPath} is ${size} bytes; the limit is ${options.maxBytes} bytes.`,
+        { bytes: size, maxBytes: options.maxBytes },
       );
     }
-    const buffer = await readToEnd(handle, stat.size);
+    const buffer = await readToEnd(handle, size);
     if (buffer.length > options.maxBytes) {
       throw new FsError(
         'file_too_large',
         `${displayPath} grew past the limit of ${options.maxBytes} bytes while being read.`,
       );
     }
-    return { data: buffer, bytes: buffer.length, sha256: sha256Hex(buffer), mode: stat.mode & 0o7777 };
+    return {
+      data: buffer,
+      bytes: buffer.length,
+      sha256: sha256Hex(buffer),
+      mode: Number(stat.mode) & 0o7777,
+      // The bytes hashed are this inode's: execution compares it with the approved file.
+      identity: `${stat.dev}:${stat.ino}`,
+      ...(stat.birthtimeNs > 0n ? { born: String(stat.birthtimeNs) } : {}),
+    };
   } finally {
     await handle.close();
   }

@@ -98,6 +98,8 @@ export interface FileTarget {
   identity: string;
   /** `dev:ino` of the directory holding the file, plus its name: stays the same when the file is rewritten atomically (a new inode), so remembered decisions and rebase chains key on it. */
   slot: string;
+  /** Birth time (ns) of the entry when the file system reports it: an inode number reused by a new file or link is not the same file. */
+  born?: string;
 }
 
 function devIno(stat: fs.Stats): string {
@@ -133,8 +135,11 @@ export function fileTargetOf(entry: {
   const led = typeof entry.target === 'object' ? entry.target : undefined;
   const anchor = anchorOf(entry.hostPath);
   let identity: string;
+  let born: string | undefined;
   try {
-    identity = devIno(fs.lstatSync(entry.hostPath));
+    const stat = fs.lstatSync(entry.hostPath, { bigint: true });
+    identity = `${stat.dev}:${stat.ino}`;
+    if (stat.birthtimeNs > 0n) born = String(stat.birthtimeNs);
   } catch {
     identity = `missing ${anchor.id}/${anchor.rest}`;
   }
@@ -145,6 +150,7 @@ export function fileTargetOf(entry: {
     mount: led?.mount.mountPoint ?? entry.mount.mountPoint,
     identity,
     slot: `${anchor.id}/${anchor.rest}`,
+    ...(born === undefined ? {} : { born }),
   };
 }
 
@@ -155,6 +161,11 @@ export function targetChange(approved: FileTarget, now: FileTarget): string | un
   if (approved.via.join('\0') !== now.via.join('\0'))
     return `${approved.name} now leads through ${now.via.length ? `the links ${now.via.join(', ')}` : 'no link'}, not as when it was approved`;
   if (approved.slot !== now.slot) return `a directory on the way to ${approved.path} was replaced`;
-  if (approved.identity !== now.identity) return `${approved.path} was replaced by another file`;
+  if (approved.identity !== now.identity || !sameBirth(approved.born, now.born))
+    return `${approved.path} was replaced by another file`;
   return undefined;
+}
+
+function sameBirth(a: string | undefined, b: string | undefined): boolean {
+  return a === undefined || b === undefined || a === b;
 }

@@ -1,4 +1,5 @@
 import { saveFile } from './file-io.js';
+import { boundEntry } from './file-state.js';
 import { createLink } from './link-io.js';
 import { runTransfer, TransferInput, type TransferOutput, transferApproval } from './transfer.js';
 import type { SandboxTool } from './types.js';
@@ -11,7 +12,8 @@ export const copyFile: SandboxTool<TransferInput, TransferOutput> = {
   needsApproval: (input, ctx) => transferApproval(ctx, 'copy', input),
   execute: (input, ctx) =>
     runTransfer(ctx, 'copy', input, async (e) => {
-      if (e.link) await createLink(e.link.linkText, e.to, input.overwrite ?? false);
-      else await saveFile(ctx, e.to, e.source.data!, e.source.mode);
+      if (e.link)
+        await createLink(e.link.linkText, e.to, input.overwrite ?? false, boundEntry(ctx, 'destination'));
+      else await saveFile(ctx, e.to, e.source.data!, e.source.mode, boundEntry(ctx, 'destination'));
     }),
 };

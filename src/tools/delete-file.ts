@@ -6,7 +6,14 @@ import { decodeText, type FileBytes } from '../fs/read-text.js';
 import { type ResolvedLink, resolveLink } from '../sandbox/symlink.js';
 import { fileTargetOf } from '../sandbox/target.js';
 import { loadBytes, refuseStagedLink, removeFile, withLock } from './file-io.js';
-import { checkApprovedState, checkApprovedTarget, resolvedField, throughLinks } from './file-state.js';
+import {
+  boundEntry,
+  checkApprovedState,
+  checkApprovedTarget,
+  checkReadIdentity,
+  resolvedField,
+  throughLinks,
+} from './file-state.js';
 import { removeLink } from './link-io.js';
 import { countLines, firstLines } from './text-stats.js';
 import { toolError } from './tool-error.js';
@@ -91,6 +98,7 @@ export const deleteFile: SandboxTool<DeleteFileInput, DeleteFileOutput> = {
       const current = await loadBytes(ctx, resolved);
       if (!current)
         throw toolError('not_found', `${resolved.virtualPath} does not exist; nothing to delete.`);
+      checkReadIdentity(ctx, 'path', resolved.virtualPath, current);
       checkApprovedState(ctx, resolved.virtualPath, ctx.approvedBaseSha256, current);
       // Became a link after the check above: never delete through it.
       if (resolveLink(ctx.sandbox, input.path, 'write'))
@@ -98,7 +106,7 @@ export const deleteFile: SandboxTool<DeleteFileInput, DeleteFileOutput> = {
           'stale_approval',
           `${resolved.virtualPath} changed while it was being deleted; nothing was deleted.`,
         );
-      await removeFile(resolved, ctx);
+      await removeFile(resolved, boundEntry(ctx, 'path'), ctx);
       ctx.journal.record({
         toolName: 'delete_file',
         path: resolved.virtualPath,
@@ -118,7 +126,7 @@ async function deleteLink(ctx: ToolContext, path: string, first: ResolvedLink): 
     const link = resolveLink(ctx.sandbox, path, 'write');
     if (link) checkApprovedTarget(ctx, 'path', link);
     checkApprovedState(ctx, first.virtualPath, ctx.approvedBaseSha256, link ?? { sha256: 'not a link' });
-    await removeLink(link!);
+    await removeLink(link!, boundEntry(ctx, 'path'));
     ctx.journal.record({
       toolName: 'delete_file',
       path: link!.virtualPath,

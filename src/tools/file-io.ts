@@ -1,12 +1,13 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomic } from '../fs/atomic-write.js';
+import { assertBound, assertBoundParent, type EntryBinding, lstatEntry } from '../fs/entry-binding.js';
 import { withFileLock } from '../fs/file-lock.js';
 import { decodeText, type FileBytes, readFileBytes, readTextFile } from '../fs/read-text.js';
 import { sha256Hex } from '../fs/state-tracker.js';
 import { SandboxError } from '../sandbox/errors.js';
 import type { ResolvedPath } from '../sandbox/sandbox.js';
-import { destinationTaken, moveEntry, parentOf } from './move-entry.js';
+import { type Bounds, destinationTaken, moveEntry, parentOf } from './move-entry.js';
 import { toolError } from './tool-error.js';
 import type { ToolContext } from './types.js';
 
@@ -18,6 +19,9 @@ export interface LoadedFile {
   mode: number;
   /** The raw bytes (UTF-8 of text), when loaded from disk: the journal keeps them as they are. */
   data?: Buffer;
+  /** `dev:ino` (and birth time) of the file read, when loaded from disk. */
+  identity?: string;
+  born?: string;
 }
 
 /** Largest file a tool may load under this mount. */
@@ -54,7 +58,15 @@ export async function loadFile(ctx: ToolContext, resolved: ResolvedPath): Promis
     maxBytes: maxBytesFor(ctx, resolved),
     displayPath: resolved.virtualPath,
   });
-  return { text: file.text, bytes: file.bytes, sha256: file.sha256, mode: file.mode, data: file.data };
+  return {
+    text: file.text,
+    bytes: file.bytes,
+    sha256: file.sha256,
+    mode: file.mode,
+    data: file.data,
+    identity: file.identity,
+    ...(file.born === undefined ? {} : { born: file.born }),
+  };
 }
 
 /**
@@ -80,6 +92,7 @@ export async function saveFile(
   resolved: ResolvedPath,
   text: string | Buffer,
   mode?: number,
+  bound?: EntryBinding,
 ): Promise<{ created: boolean; bytes: number; sha256: string }> {
   // Encoded once: the same bytes are size-checked, written and hashed.
   const data = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
@@ -92,6 +105,7 @@ export async function saveFile(
     ...(mode === undefined ? {} : { mode }),
     createParents: true,
     displayPath: resolved.virtualPath,
+    ...(bound ? { bound } : {}),
   });
   return { created: result.created, bytes: result.bytes, sha256: sha256Hex(data) };
 }
@@ -101,13 +115,24 @@ export function withLock<T>(resolved: ResolvedPath, fn: () => Promise<T>): Promi
   return withFileLock(resolved.hostPath, fn);
 }
 
-/** Deletes a regular file (never a directory), through its held parent directory. */
-export async function removeFile(resolved: ResolvedPath, ctx?: ToolContext): Promise<void> {
+/**
+ * Deletes a regular file (never a directory), through its held parent directory;
+ * with `bound`, that directory and the entry in it must be the approved ones.
+ */
+export async function removeFile(
+  resolved: ResolvedPath,
+  bound?: EntryBinding,
+  ctx?: ToolContext,
+): Promise<void> {
   if (ctx?.staging) return ctx.staging.remove(resolved);
   const dir = await parentOf(resolved);
   try {
+    assertBoundParent(bound, await dir.identity(), 'Nothing was deleted.');
     const entry = dir.child(path.basename(resolved.hostPath));
-    const stat = await fs.lstat(entry);
+    const stat = await lstatEntry(entry);
+    assertBound(bound, stat, 'Nothing was deleted.');
+    if (!stat)
+      throw new SandboxError('not_found', `${resolved.virtualPath} does not exist; nothing to delete.`);
     if (!stat.isFile())
       throw new SandboxError(
         'not_a_file',
@@ -130,10 +155,12 @@ export async function moveFile(
   from: ResolvedPath,
   to: ResolvedPath,
   overwrite: boolean,
+  bound: Bounds = {},
   ctx?: ToolContext,
 ): Promise<void> {
   if (ctx?.staging) return ctx.staging.move(from, to);
   await moveEntry(from, to, overwrite, {
+    ...bound,
     crossDevice: async (a, b) => {
       if (!overwrite && (await exists(b))) throw destinationTaken(to);
       const stat = await fs.stat(a);
@@ -142,6 +169,7 @@ export async function moveFile(
         mode: stat.mode & 0o7777,
         createParents: true,
         displayPath: to.virtualPath,
+        ...(bound.destination ? { bound: bound.destination } : {}),
       });
       await fs.unlink(a);
     },

@@ -1,3 +1,4 @@
+import type { EntryBinding } from '../fs/entry-binding.js';
 import { sha256Hex } from '../fs/state-tracker.js';
 import { type FileTarget, fileTargetOf, type ResolvedTarget, targetChange } from '../sandbox/target.js';
 import type { LoadedFile } from './file-io.js';
@@ -121,6 +122,53 @@ export function checkApprovedTarget(
   throw toolError(
     'stale_approval',
     `${why}, so the approved change was not applied (the user approved it for another file). Nothing was written. Make the call again to have it approved as it is.`,
+  );
+}
+
+/**
+ * What execution must find through the descriptors it holds for an approved
+ * target (undefined: nothing was approved for that role, e.g. pre-approved).
+ */
+export function boundEntry(ctx: ToolContext, role: 'path' | 'destination'): EntryBinding | undefined {
+  const target = ctx.approvedTargets?.[role];
+  if (!target) return undefined;
+  const cut = target.slot.indexOf('/');
+  const rest = cut < 0 ? '' : target.slot.slice(cut + 1);
+  const parent = cut > 0 && rest !== '' && !rest.includes('/') ? target.slot.slice(0, cut) : undefined;
+  const missing = target.identity.startsWith('missing ');
+  return {
+    parent,
+    entry: missing ? null : target.identity,
+    ...(target.born === undefined || missing ? {} : { born: target.born }),
+    path: target.path,
+  };
+}
+
+/** Both approved ends of a move, for the held-directory checks right before the rename. */
+export function bounds(ctx: ToolContext): { source?: EntryBinding; destination?: EntryBinding } {
+  const source = boundEntry(ctx, 'path');
+  const destination = boundEntry(ctx, 'destination');
+  return { ...(source ? { source } : {}), ...(destination ? { destination } : {}) };
+}
+
+/**
+ * The bytes just hashed must be the approved file's: the read descriptor's
+ * fstat identity is compared, so a same-bytes file exchanged in by another
+ * process (or under a swapped directory) is refused.
+ */
+export function checkReadIdentity(
+  ctx: ToolContext,
+  role: 'path' | 'destination',
+  virtualPath: string,
+  read: { identity?: string; born?: string } | undefined,
+): void {
+  const bound = boundEntry(ctx, role);
+  if (!bound || !read?.identity || bound.entry === null) return;
+  const reborn = bound.born !== undefined && read.born !== undefined && bound.born !== read.born;
+  if (read.identity === bound.entry && !reborn) return;
+  throw toolError(
+    'stale_approval',
+    `${virtualPath} was replaced by another file after it was approved, so the approved change was not applied (the user approved it for another file). Nothing was written. Make the call again to have it approved as it is.`,
   );
 }
 

@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { type DirHandle, openDirectoryInside } from '../fs/dir-handle.js';
+import { assertBound, assertBoundParent, type EntryBinding, lstatEntry } from '../fs/entry-binding.js';
 import type { ResolvedPath } from '../sandbox/sandbox.js';
 import { toolError } from './tool-error.js';
 
@@ -18,7 +19,13 @@ export function parentOf(entry: Entry, create = false): Promise<DirHandle> {
 export const destinationTaken = (to: Entry) =>
   toolError('invalid_argument', `${to.virtualPath} already exists; pass overwrite: true to replace it.`);
 
-export interface MoveSteps {
+/** The approved source and destination: both held parents and both entries must still be them. */
+export interface Bounds {
+  source?: EntryBinding;
+  destination?: EntryBinding;
+}
+
+export interface MoveSteps extends Bounds {
   /** Checks the source entry (by its held-parent path) right before it is moved. */
   verify?: (source: string) => Promise<void>;
   /** Moves across file systems, where rename and link fail; `source` and `target` are held-parent paths. */
@@ -38,6 +45,8 @@ export async function moveEntry(from: Entry, to: Entry, overwrite: boolean, step
     const a = source.child(path.basename(from.hostPath));
     const b = target.child(path.basename(to.hostPath));
     await steps.verify?.(a);
+    await checkBound(source, a, steps.source);
+    await checkBound(target, b, steps.destination);
     try {
       if (overwrite) await fs.rename(a, b);
       else {
@@ -54,4 +63,11 @@ export async function moveEntry(from: Entry, to: Entry, overwrite: boolean, step
     await source.close();
     await target?.close();
   }
+}
+
+/** The held directory and the entry in it are the approved ones (checked right before the rename). */
+async function checkBound(dir: DirHandle, entry: string, bound: EntryBinding | undefined): Promise<void> {
+  if (!bound) return;
+  assertBoundParent(bound, await dir.identity(), 'Nothing was changed.');
+  assertBound(bound, await lstatEntry(entry), 'Nothing was changed.');
 }

@@ -1,5 +1,6 @@
 import type { ResolvedPath } from '../sandbox/sandbox.js';
 import { moveFile as moveOnDisk } from './file-io.js';
+import { bounds } from './file-state.js';
 import { moveLink } from './link-io.js';
 import { directoryMoveApproval, isDirectorySource, moveDirectory } from './move-directory.js';
 import { runTransfer, TransferInput, type TransferOutput, transferApproval } from './transfer.js';
@@ -19,7 +20,7 @@ export const moveFile: SandboxTool<TransferInput, TransferOutput> = {
       ? moveDirectory(ctx, input)
       : runTransfer(ctx, 'move', input, (e) =>
           e.link
-            ? moveLink(e.link, e.to, input.overwrite ?? false)
-            : moveOnDisk(e.from as ResolvedPath, e.to, input.overwrite ?? false, ctx),
+            ? moveLink(e.link, e.to, input.overwrite ?? false, bounds(ctx))
+            : moveOnDisk(e.from as ResolvedPath, e.to, input.overwrite ?? false, bounds(ctx), ctx),
         ),
 };

@@ -8,7 +8,13 @@ import type { ResolvedPath } from '../sandbox/sandbox.js';
 import { linkTarget, OUTSIDE_THE_SANDBOX, type ResolvedLink, resolveLink } from '../sandbox/symlink.js';
 import { fileTargetOf } from '../sandbox/target.js';
 import { checkWriteSize, loadBytes, refuseStagedLink } from './file-io.js';
-import { checkApprovedState, checkApprovedTarget, resolvedField, throughLinks } from './file-state.js';
+import {
+  checkApprovedState,
+  checkApprovedTarget,
+  checkReadIdentity,
+  resolvedField,
+  throughLinks,
+} from './file-state.js';
 import { toolError } from './tool-error.js';
 import { NONEMPTY_PATH, type ToolContext } from './types.js';
 import { blockedFrom } from './writer.js';
@@ -145,6 +151,8 @@ export async function runTransfer(
       const e = await endpoints(ctx, kind, input);
       checkApprovedTarget(ctx, 'path', e.from);
       checkApprovedTarget(ctx, 'destination', e.to);
+      if (!e.link) checkReadIdentity(ctx, 'path', e.from.virtualPath, e.source);
+      checkReadIdentity(ctx, 'destination', e.to.virtualPath, e.existing);
       checkApprovedState(ctx, e.from.virtualPath, ctx.approvedBaseSha256, e.source);
       checkApprovedState(ctx, e.to.virtualPath, ctx.approvedDestinationSha256, e.existing);
       await act(e);

@@ -5,9 +5,11 @@ import type { ResolvedPath } from '../sandbox/sandbox.js';
 import { fileTargetOf } from '../sandbox/target.js';
 import { type LoadedFile, loadFile, saveFile, withLock } from './file-io.js';
 import {
+  boundEntry,
   checkApprovedState,
   checkApprovedTarget,
   checkBaseSha256,
+  checkReadIdentity,
   resolvedField,
   throughLinks,
 } from './file-state.js';
@@ -85,10 +87,11 @@ export async function applyWrite<P extends { newText: string }>(
     const resolved = ctx.sandbox.resolve(path, 'write');
     checkApprovedTarget(ctx, 'path', resolved);
     const before = await loadFile(ctx, resolved);
+    checkReadIdentity(ctx, 'path', resolved.virtualPath, before);
     checkApprovedState(ctx, resolved.virtualPath, ctx.approvedBaseSha256, before);
     checkBaseSha256(ctx, resolved.virtualPath, baseSha256, before);
     const plan = await compute(before, resolved);
-    const saved = await saveFile(ctx, resolved, plan.newText, before?.mode);
+    const saved = await saveFile(ctx, resolved, plan.newText, before?.mode, boundEntry(ctx, 'path'));
     ctx.journal.record({
       toolName,
       path: resolved.virtualPath,
