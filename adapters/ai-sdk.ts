@@ -2,7 +2,6 @@ import { type ModelMessage, type Tool, type ToolSet, tool } from 'ai';
 import type { ApprovalMemory } from '../src/approval/approval-memory.js';
 import { ApprovalToolset, type ApprovalToolsetOptions } from '../src/approval/approval-toolset.js';
 import type { AuditSink } from '../src/approval/audit-events.js';
-import type { ApprovalConfig } from '../src/approval/config.js';
 import type { DeferredApprovals } from '../src/approval/deferred/deferred-approvals.js';
 import { ApprovalAborted } from '../src/approval/errors.js';
 import {
@@ -13,10 +12,11 @@ import {
   setNativeAuditSink,
 } from '../src/approval/native-ledger.js';
 import type { Toolset } from '../src/approval/toolset.js';
-import type { ApprovalCallback, ApprovalResult } from '../src/approval/types.js';
+import type { ApprovalCallback, ApprovalConfig, ApprovalResult } from '../src/contract/approval-types.js';
+import type { ToolOutcome } from '../src/contract/tool-outcome.js';
 import type { FileSystemToolset } from '../src/tools/filesystem-toolset.js';
 import type { ToolInputs } from '../src/tools/tool-inputs.js';
-import type { ToolName, ToolOutcome } from '../src/tools/types.js';
+import type { ToolName } from '../src/tools/types.js';
 import { outcomeText } from './outcome-text.js';
 
 export type AiSdkApproval =

@@ -1,5 +1,7 @@
-import type { ChangeRecord } from '../tools/change-journal.js';
-import type { ToolCallContext, ToolOutcome } from '../tools/types.js';
+import type { ApprovalCallback, ApprovalConfig, ApprovalResult } from '../contract/approval-types.js';
+import type { ChangeRecord } from '../contract/change-record.js';
+import type { ToolCallContext } from '../contract/tool-call-context.js';
+import type { ToolOutcome } from '../contract/tool-outcome.js';
 import {
   approvalRequest,
   askPerson,
@@ -13,10 +15,9 @@ import { ApprovalMemory } from './approval-memory.js';
 import { type AuditEvent, type AuditSink, fanOut, toolResultEvent } from './audit-events.js';
 import { blockedOutcome } from './blocked-outcome.js';
 import { type CallArguments, captureArguments } from './call-arguments.js';
-import { type ApprovalConfig, describeCall, genericPayload, needsApprovalFromConfig } from './config.js';
+import { describeCall, genericPayload, needsApprovalFromConfig } from './config.js';
 import { ApprovalAborted } from './errors.js';
 import { SerialQueue } from './serial-queue.js';
-import type { ApprovalCallback, ApprovalResult } from './types.js';
 
 /** What ApprovalToolset needs of the toolset it wraps (FileSystemToolset, or any custom one). */
 export interface InnerToolset {

@@ -6,7 +6,7 @@ import type {
   ApprovalDecision,
   ApprovalMemoryView,
   ApprovalRequest,
-} from '../approval/types.js';
+} from '../contract/approval-types.js';
 import { allLines, diffLineSource, diffStats } from './diff-view.js';
 import { editableField, editInEditor } from './edit-in-editor.js';
 import { type Clock, type KeyInput, KeyReader } from './key-reader.js';

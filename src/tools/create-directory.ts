@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { ApprovalResult } from '../approval/types.js';
+import { ApprovalResult } from '../contract/approval-types.js';
+import { SandboxError } from '../contract/errors.js';
 import { type DirHandle, openDirectoryInside } from '../fs/dir-handle.js';
-import { SandboxError } from '../sandbox/errors.js';
 import type { ResolvedPath, Sandbox } from '../sandbox/sandbox.js';
 import { toolError } from './tool-error.js';
 import { NONEMPTY_PATH, type SandboxTool } from './types.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { PREVIEW_LINES } from '../approval/payloads.js';
-import { ApprovalResult } from '../approval/types.js';
+import { ApprovalResult } from '../contract/approval-types.js';
+import { PREVIEW_LINES } from '../contract/payloads.js';
 import { withFileLock } from '../fs/file-lock.js';
 import { decodeText, type FileBytes } from '../fs/read-text.js';
 import { type ResolvedLink, resolveLink } from '../sandbox/symlink.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { EditPayload } from '../approval/payloads.js';
+import type { EditPayload } from '../contract/payloads.js';
 import { boundedUnifiedDiff } from '../edit/bounded-diff.js';
 import { replaceInText } from '../edit/replace-in-text.js';
 import type { ResolvedPath } from '../sandbox/sandbox.js';

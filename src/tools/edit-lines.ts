@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { LinesEditPayload } from '../approval/payloads.js';
+import type { LinesEditPayload } from '../contract/payloads.js';
 import { type AutoCorrection, applyLineEdits } from '../edit/apply-line-edits.js';
 import { boundedUnifiedDiff } from '../edit/bounded-diff.js';
 import { type LineEditOp, LineEditOpSchema } from '../edit/line-edit-ops.js';

@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import { z } from 'zod';
-import { ApprovalResult } from '../approval/types.js';
+import { ApprovalResult } from '../contract/approval-types.js';
 import { NONEMPTY_PATH, type SandboxTool } from './types.js';
 import { blockedFrom } from './writer.js';
 

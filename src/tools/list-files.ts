@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { ApprovalResult } from '../approval/types.js';
+import { ApprovalResult } from '../contract/approval-types.js';
 import { isApplyEntryName } from '../fs/apply-names.js';
 import { isTempFileName } from '../fs/temp-name.js';
 import type { Mount } from '../sandbox/config.js';

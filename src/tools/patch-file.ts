@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { PatchPayload } from '../approval/payloads.js';
+import type { PatchPayload } from '../contract/payloads.js';
 import { boundedUnifiedDiff } from '../edit/bounded-diff.js';
 import { fixUnifiedDiff } from '../edit/fix-unified-diff.js';
 import { checkWriteSize, type LoadedFile } from './file-io.js';

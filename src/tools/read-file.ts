@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ApprovalResult } from '../approval/types.js';
+import { ApprovalResult } from '../contract/approval-types.js';
 import { renderHashedText } from '../edit/hashed-render.js';
 import { LineTable } from '../edit/line-table.js';
 import { readAnchors } from '../edit/read-anchors.js';

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
-import type { CopyPayload, MovePayload } from '../approval/payloads.js';
-import { ApprovalResult } from '../approval/types.js';
+import { ApprovalResult } from '../contract/approval-types.js';
+import type { CopyPayload, MovePayload } from '../contract/payloads.js';
 import { withFileLock } from '../fs/file-lock.js';
 import type { FileBytes } from '../fs/read-text.js';
 import type { ResolvedPath } from '../sandbox/sandbox.js';

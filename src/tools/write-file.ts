@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PREVIEW_LINES, type WritePayload } from '../approval/payloads.js';
+import { PREVIEW_LINES, type WritePayload } from '../contract/payloads.js';
 import { boundedUnifiedDiff } from '../edit/bounded-diff.js';
 import { checkWriteSize, type LoadedFile } from './file-io.js';
 import { byteLength, countLines, firstLines } from './text-stats.js';
