@@ -1,4 +1,5 @@
 import { createTwoFilesPatch } from 'diff';
+import { AbortEpoch } from '../approval/abort-epoch.js';
 import { ApprovalAborted } from '../approval/errors.js';
 import { SerialQueue } from '../approval/serial-queue.js';
 import type {
@@ -101,7 +102,7 @@ export function terminalApprover(options: TerminalApproverOptions = {}): Approva
   let pending = 0;
   let shown = 0;
   let burst = 0;
-  let aborts = 0;
+  const aborts = new AbortEpoch();
 
   const refuse = (request: ApprovalRequest): ApprovalDecision => {
     const approve = options.nonInteractive === 'approve';
@@ -130,15 +131,14 @@ export function terminalApprover(options: TerminalApproverOptions = {}): Approva
     if (!terminal) return refuse(request);
     pending++;
     burst++;
-    const abortsAtRequest = aborts;
+    const abortsAtRequest = aborts.ticket();
     return queue.run(async () => {
       try {
-        if (aborts !== abortsAtRequest)
-          throw new ApprovalAborted('The run was aborted at an earlier approval prompt.');
+        aborts.throwIfAbortedSince(abortsAtRequest);
         shown++;
         return await ask(request, burst > 1 ? `Approval ${shown} of ${burst}` : '');
       } catch (error) {
-        if (error instanceof ApprovalAborted) aborts++;
+        aborts.note(error);
         throw error;
       } finally {
         pending--;
