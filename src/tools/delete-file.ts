@@ -5,13 +5,13 @@ import { withFileLock } from '../fs/file-lock.js';
 import { decodeText, type FileBytes } from '../fs/read-text.js';
 import { type ResolvedLink, resolveLink } from '../sandbox/symlink.js';
 import { fileTargetOf } from '../sandbox/target.js';
+import { blockedFrom } from './apply-write.js';
 import { loadBytes, refuseStagedLink, removeFile, withLock } from './file-io.js';
 import { checkApprovedState, checkApprovedTarget, resolvedField, throughLinks } from './file-state.js';
 import { removeLink } from './link-io.js';
 import { countLines, firstLines } from './text-stats.js';
 import { toolError } from './tool-error.js';
 import { NONEMPTY_PATH, type SandboxTool, type ToolContext } from './types.js';
-import { blockedFrom } from './writer.js';
 
 export const DeleteFileInput = z.object({
   path: z.string().min(1, NONEMPTY_PATH).describe('Virtual path of the file to delete.'),

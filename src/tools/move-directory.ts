@@ -8,11 +8,11 @@ import { withFileLock } from '../fs/file-lock.js';
 import { isTempFileName } from '../fs/temp-name.js';
 import type { ResolvedPath } from '../sandbox/sandbox.js';
 import { linkTarget, OUTSIDE_THE_SANDBOX, resolveLink } from '../sandbox/symlink.js';
+import { blockedFrom } from './apply-write.js';
 import { parentOf } from './move-entry.js';
 import { toolError } from './tool-error.js';
 import type { TransferInput, TransferOutput } from './transfer.js';
 import type { ToolContext } from './types.js';
-import { blockedFrom } from './writer.js';
 
 /** Entries shown in a directory move's payload; the count is always complete. */
 const LISTED_ENTRIES = 1_000;

@@ -7,11 +7,11 @@ import type { FileBytes } from '../fs/read-text.js';
 import type { ResolvedPath } from '../sandbox/sandbox.js';
 import { linkTarget, OUTSIDE_THE_SANDBOX, type ResolvedLink, resolveLink } from '../sandbox/symlink.js';
 import { fileTargetOf } from '../sandbox/target.js';
+import { blockedFrom } from './apply-write.js';
 import { checkWriteSize, loadBytes, refuseStagedLink } from './file-io.js';
 import { checkApprovedState, checkApprovedTarget, resolvedField, throughLinks } from './file-state.js';
 import { toolError } from './tool-error.js';
 import { NONEMPTY_PATH, type ToolContext } from './types.js';
-import { blockedFrom } from './writer.js';
 
 /** Shared by move_file and copy_file. */
 export const TransferInput = z.object({
