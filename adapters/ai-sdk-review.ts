@@ -1,5 +1,5 @@
 import { type ModelMessage, type Tool, tool } from 'ai';
-import type { ApprovalCallback } from '../src/approval/types.js';
+import type { ApprovalCallback } from '../src/contract/approval-types.js';
 import type { ApplyResult } from '../src/staging/apply-change-set.js';
 import type { Reviewer } from '../src/staging/staging-area.js';
 import {

@@ -2,21 +2,21 @@ import { type ModelMessage, type Tool, type ToolSet, tool } from 'ai';
 import type { ApprovalMemory } from '../src/approval/approval-memory.js';
 import { ApprovalToolset, type ApprovalToolsetOptions } from '../src/approval/approval-toolset.js';
 import type { AuditSink } from '../src/approval/audit-events.js';
-import type { ApprovalConfig } from '../src/approval/config.js';
 import type { DeferredApprovals } from '../src/approval/deferred/deferred-approvals.js';
+import { claimDeferred, recordAsked, resumesRecorded } from '../src/approval/deferred/deferred-flow.js';
 import { ApprovalAborted } from '../src/approval/errors.js';
 import {
   checkOnce,
   decidePending,
   executeApproved,
-  ledgerOf,
   setNativeAuditSink,
 } from '../src/approval/native-ledger.js';
 import type { Toolset } from '../src/approval/toolset.js';
-import type { ApprovalCallback, ApprovalResult } from '../src/approval/types.js';
+import type { ApprovalCallback, ApprovalConfig } from '../src/contract/approval-types.js';
+import type { ToolOutcome } from '../src/contract/tool-outcome.js';
 import type { FileSystemToolset } from '../src/tools/filesystem-toolset.js';
 import type { ToolInputs } from '../src/tools/tool-inputs.js';
-import type { ToolName, ToolOutcome } from '../src/tools/types.js';
+import type { ToolName } from '../src/tools/types.js';
 import { outcomeText } from './outcome-text.js';
 
 export type AiSdkApproval =
@@ -86,12 +86,7 @@ export function aiSdkTools(toolset: Toolset, options: AiSdkToolsOptions): ToolSe
             needsApproval: async (input: unknown, o: { toolCallId: string; messages?: unknown }) => {
               // Resuming a recorded approval: it still needs one (ai@6 would turn "no" into a denial),
               // and execute decides against what was shown (stale_approval when the file changed).
-              if (
-                deferred &&
-                answeredIn(o.messages, o.toolCallId) &&
-                (await deferred.shown(o.toolCallId, toolset.sandbox.identity))
-              )
-                return true;
+              if (await resumesRecorded(deferred, toolset, o.messages, o.toolCallId)) return true;
               return (await check(input, o.toolCallId, o.messages)).status === 'needs_approval';
             },
           }
@@ -105,12 +100,7 @@ export function aiSdkTools(toolset: Toolset, options: AiSdkToolsOptions): ToolSe
             throw error;
           }
         }
-        const refused = await claimDeferred(deferred, toolset, {
-          toolName: name,
-          toolCallId: o.toolCallId,
-          input,
-          config,
-        });
+        const refused = await claimDeferred(deferred, toolset, o.toolCallId);
         return refused ?? executeApproved(toolset, name, input, o.toolCallId, config);
       },
       toModelOutput: ({ output }: { output: unknown }) => modelOutput(name, output as ToolOutcome),
@@ -152,67 +142,6 @@ export function sandboxToolApproval(
     if (result.status === 'pre_approved') return 'not-applicable' as const;
     return { type: 'user-approval' as const, reason: result.payload.description };
   };
-}
-
-/**
- * Deferred mode: records what a request that needs approval shows (the first
- * showing holds). The SDK asks again on resume, after the person answered: that
- * re-check never records anything, or a lost record would be replaced by one
- * of the current file state, which the person never saw.
- */
-async function recordAsked(
-  deferred: DeferredApprovals | undefined,
-  toolset: Toolset,
-  call: { toolName: string; input: unknown; toolCallId: string; messages: unknown },
-  result: ApprovalResult,
-): Promise<ApprovalResult> {
-  const { toolName, input, toolCallId } = call;
-  // Denials in the history are settled first: a later request cannot flip them.
-  await deferred?.settleDenials(call.messages);
-  if (deferred && result.status === 'needs_approval' && !answeredIn(call.messages, toolCallId))
-    await deferred.ask({
-      toolName,
-      toolCallId,
-      sandboxId: toolset.sandbox.identity,
-      input,
-      payload: result.payload,
-      ...(result.targets !== undefined ? { targets: result.targets } : {}),
-    });
-  return result;
-}
-
-/** Whether a message history already holds an approval response for the call (the SDK is resuming it). */
-function answeredIn(messages: unknown, toolCallId: string): boolean {
-  if (!Array.isArray(messages)) return false;
-  const parts = messages.flatMap((m: { content?: unknown }) =>
-    Array.isArray(m?.content) ? (m.content as Array<Record<string, unknown>>) : [],
-  );
-  const approvalIds = new Set(
-    parts
-      .filter((p) => p.type === 'tool-approval-request' && p.toolCallId === toolCallId)
-      .map((p) => p.approvalId),
-  );
-  return parts.some((p) => p.type === 'tool-approval-response' && approvalIds.has(p.approvalId));
-}
-
-/**
- * Deferred mode: the recorded request becomes the call's binding (unless this
- * process recorded a decision itself); a used, denied, expired, altered or
- * foreign record refuses it.
- */
-async function claimDeferred(
-  deferred: DeferredApprovals | undefined,
-  toolset: Toolset,
-  call: { toolName: string; toolCallId: string; input: unknown; config: ApprovalConfig },
-): Promise<ToolOutcome | undefined> {
-  if (!deferred) return undefined;
-  const { toolCallId } = call;
-  // The store alone authorises: no pending record means the call runs only if it needs no approval now.
-  const claimed = await deferred.claim(toolCallId, toolset.sandbox.identity);
-  if (claimed.status === 'refused') return { ok: false, error: claimed.error };
-  const { bindings } = ledgerOf(toolset);
-  if (claimed.status === 'bound' && !bindings.has(toolCallId)) bindings.set(toolCallId, claimed.binding);
-  return undefined;
 }
 
 /**

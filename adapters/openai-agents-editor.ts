@@ -1,10 +1,10 @@
 import { type ApplyPatchResult, applyDiff, type Editor } from '@openai/agents';
 import { ApprovalToolset, type ApprovalToolsetOptions } from '../src/approval/approval-toolset.js';
 import { ApprovalAborted } from '../src/approval/errors.js';
+import type { ToolOutcome } from '../src/contract/tool-outcome.js';
 import { readTextFile } from '../src/fs/read-text.js';
 import type { FileSystemToolset } from '../src/tools/filesystem-toolset.js';
 import { toErrorInfo, toolError } from '../src/tools/tool-error.js';
-import type { ToolOutcome } from '../src/tools/types.js';
 import { outcomeText } from './outcome-text.js';
 
 /** Options of `sandboxEditor`: the approval layer's (`approve` is required: secure by default). */

@@ -1,5 +1,5 @@
 import { type FunctionTool, tool } from '@openai/agents';
-import type { ApprovalCallback } from '../src/approval/types.js';
+import type { ApprovalCallback } from '../src/contract/approval-types.js';
 import type { Reviewer } from '../src/staging/staging-area.js';
 import {
   SUBMIT_CHANGES_DESCRIPTION,

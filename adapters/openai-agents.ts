@@ -4,7 +4,7 @@ import { deniedError } from '../src/approval/approval-binding.js';
 import type { ApprovalMemory } from '../src/approval/approval-memory.js';
 import { ApprovalToolset, type ApprovalToolsetOptions } from '../src/approval/approval-toolset.js';
 import type { AuditSink } from '../src/approval/audit-events.js';
-import { type ApprovalConfig, genericPayload } from '../src/approval/config.js';
+import { genericPayload } from '../src/approval/config.js';
 import { ApprovalAborted } from '../src/approval/errors.js';
 import {
   checkOnce,
@@ -13,8 +13,8 @@ import {
   setNativeAuditSink,
 } from '../src/approval/native-ledger.js';
 import type { Toolset } from '../src/approval/toolset.js';
-import type { ApprovalCallback } from '../src/approval/types.js';
 import { validateDecision } from '../src/approval/validate-decision.js';
+import type { ApprovalCallback, ApprovalConfig } from '../src/contract/approval-types.js';
 import { outcomeText } from './outcome-text.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: agents of any context and output type

@@ -1,4 +1,4 @@
-import type { ToolOutcome } from '../src/tools/types.js';
+import type { ToolOutcome } from '../src/contract/tool-outcome.js';
 
 /** Compact text for a model: read_file's content as text, errors as "error <code>: message". */
 export function outcomeText(name: string, outcome: ToolOutcome): string {

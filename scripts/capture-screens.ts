@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
-import type { ApprovalRequest } from '../src/approval/types.js';
+import type { ApprovalRequest } from '../src/contract/approval-types.js';
 import { Sandbox } from '../src/sandbox/sandbox.js';
 import { terminalApprover } from '../src/terminal/terminal-approver.js';
 import { FileSystemToolset } from '../src/tools/filesystem-toolset.js';

@@ -19,7 +19,7 @@ export {
   jsonlAuditLog,
 } from './approval/audit-events.js';
 export { combineToolsets } from './approval/combine-toolsets.js';
-export { type ApprovalConfig, describeCall, genericPayload } from './approval/config.js';
+export { describeCall, genericPayload } from './approval/config.js';
 export {
   type DeferredApprovalRecord,
   type DeferredApprovalStore,
@@ -38,6 +38,28 @@ export {
   type GatedToolsetOptions,
   gatedToolset,
 } from './approval/gated-toolset.js';
+export { approveAll, denyAll, strict, withMemory } from './approval/policies.js';
+export type { ToolDescriptor, Toolset } from './approval/toolset.js';
+export {
+  type ApprovalCallback,
+  type ApprovalConfig,
+  type ApprovalDecision,
+  type ApprovalMemoryView,
+  type ApprovalRequest,
+  ApprovalResult,
+  type BlockedError,
+  type RememberedApproval,
+  type RememberScope,
+  type RememberScopeName,
+} from './contract/approval-types.js';
+export type { ChangeRecord } from './contract/change-record.js';
+export {
+  ERROR_CODES,
+  type ErrorCode,
+  SandboxConfigError,
+  SandboxError,
+  type SandboxErrorOptions,
+} from './contract/errors.js';
 export {
   type ApprovalPayload,
   ApprovalPayloadSchema,
@@ -52,28 +74,10 @@ export {
   type PatchPayload,
   type ReadPayload,
   type WritePayload,
-} from './approval/payloads.js';
-export { approveAll, denyAll, strict, withMemory } from './approval/policies.js';
-export type { ToolDescriptor, Toolset } from './approval/toolset.js';
-export {
-  type ApprovalCallback,
-  type ApprovalDecision,
-  type ApprovalMemoryView,
-  type ApprovalRequest,
-  ApprovalResult,
-  type BlockedError,
-  type RememberedApproval,
-  type RememberScope,
-  type RememberScopeName,
-} from './approval/types.js';
+} from './contract/payloads.js';
+export type { ToolCallContext } from './contract/tool-call-context.js';
+export type { ToolErrorInfo, ToolOutcome } from './contract/tool-outcome.js';
 export type { Mount, MountOptions, SandboxConfigInput } from './sandbox/config.js';
-export {
-  ERROR_CODES,
-  type ErrorCode,
-  SandboxConfigError,
-  SandboxError,
-  type SandboxErrorOptions,
-} from './sandbox/errors.js';
 export { type DeriveOptions, Sandbox, type SandboxOptions } from './sandbox/sandbox.js';
 export {
   type AppliedChangeSet,
@@ -95,7 +99,6 @@ export type { Hunk } from './staging/hunks.js';
 export { type RecoveryReport, recoverChangeSets } from './staging/recover.js';
 export { type Reviewer, StagingArea } from './staging/staging-area.js';
 export { summarize } from './staging/summary.js';
-export type { ChangeRecord } from './tools/change-journal.js';
 export type { CreateDirectoryInput, CreateDirectoryOutput } from './tools/create-directory.js';
 export type { DryRunOutput } from './tools/dry-run.js';
 export type { EditFileInput, EditFileOutput } from './tools/edit-file.js';
@@ -111,12 +114,6 @@ export type { ReadManyFileEntry, ReadManyFilesInput, ReadManyFilesOutput } from 
 export type { ReadMediaFileInput, ReadMediaFileOutput } from './tools/read-media-file.js';
 export type { ToolInputs } from './tools/tool-inputs.js';
 export type { TransferInput, TransferOutput } from './tools/transfer.js';
-export {
-  TOOL_NAMES,
-  type ToolCallContext,
-  type ToolErrorInfo,
-  type ToolName,
-  type ToolOutcome,
-} from './tools/types.js';
+export { TOOL_NAMES, type ToolName } from './tools/types.js';
 export type { UndoOutput } from './tools/undo.js';
 export type { WriteFileInput, WriteFileOutput } from './tools/write-file.js';

@@ -1,9 +1,10 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import type { ToolCallContext, ToolErrorInfo } from '../tools/types.js';
+import type { CallTargets } from '../contract/approval-types.js';
+import type { ApprovalPayload } from '../contract/payloads.js';
+import type { ToolCallContext } from '../contract/tool-call-context.js';
+import type { ToolErrorInfo } from '../contract/tool-outcome.js';
 import { argumentsFromJson, type CallArguments, captureArguments } from './call-arguments.js';
 import { canonicalJson } from './canonical-json.js';
-import type { ApprovalPayload } from './payloads.js';
-import type { CallTargets } from './types.js';
 
 /**
  * What a person decided about one call, as a plain JSON object: recorded when

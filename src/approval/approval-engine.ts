@@ -1,5 +1,13 @@
+import type {
+  ApprovalCallback,
+  ApprovalDecision,
+  ApprovalRequest,
+  ApprovalResult,
+  CallTargets,
+} from '../contract/approval-types.js';
+import type { ToolCallContext } from '../contract/tool-call-context.js';
+import type { ToolOutcome } from '../contract/tool-outcome.js';
 import { withFileLock } from '../fs/file-lock.js';
-import type { ToolCallContext, ToolOutcome } from '../tools/types.js';
 import {
   type ApprovalBinding,
   type BindingOptions,
@@ -13,13 +21,6 @@ import { blockedOutcome } from './blocked-outcome.js';
 import { type CallArguments, captureArguments, requestCopy, withPreview } from './call-arguments.js';
 import { ApprovalAborted } from './errors.js';
 import { type AppliedChain, chainKey, rebasedContext } from './rebase.js';
-import type {
-  ApprovalCallback,
-  ApprovalDecision,
-  ApprovalRequest,
-  ApprovalResult,
-  CallTargets,
-} from './types.js';
 import { userEditedOutcome } from './user-edit.js';
 import { rememberScopeOf, validateDecision } from './validate-decision.js';
 

@@ -1,13 +1,13 @@
-import type { FileTarget } from '../sandbox/target.js';
-import { canonicalJson } from './canonical-json.js';
-import type { ApprovalPayload } from './payloads.js';
 import type {
   ApprovalDecision,
   ApprovalMemoryView,
   ApprovalRequest,
   RememberedApproval,
   RememberScopeName,
-} from './types.js';
+} from '../contract/approval-types.js';
+import type { FileTarget } from '../contract/file-target.js';
+import type { ApprovalPayload } from '../contract/payloads.js';
+import { canonicalJson } from './canonical-json.js';
 
 const SCOPES: readonly RememberScopeName[] = ['call', 'file', 'mount', 'tool'];
 

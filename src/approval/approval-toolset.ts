@@ -1,5 +1,8 @@
-import type { ChangeRecord } from '../tools/change-journal.js';
-import type { ToolCallContext, ToolOutcome } from '../tools/types.js';
+import type { ApprovalCallback, ApprovalConfig, ApprovalResult } from '../contract/approval-types.js';
+import type { ChangeRecord } from '../contract/change-record.js';
+import type { ToolCallContext } from '../contract/tool-call-context.js';
+import type { ToolOutcome } from '../contract/tool-outcome.js';
+import { AbortEpoch } from './abort-epoch.js';
 import {
   approvalRequest,
   askPerson,
@@ -13,10 +16,8 @@ import { ApprovalMemory } from './approval-memory.js';
 import { type AuditEvent, type AuditSink, fanOut, toolResultEvent } from './audit-events.js';
 import { blockedOutcome } from './blocked-outcome.js';
 import { type CallArguments, captureArguments } from './call-arguments.js';
-import { type ApprovalConfig, describeCall, genericPayload, needsApprovalFromConfig } from './config.js';
-import { ApprovalAborted } from './errors.js';
+import { describeCall, genericPayload, needsApprovalFromConfig } from './config.js';
 import { SerialQueue } from './serial-queue.js';
-import type { ApprovalCallback, ApprovalResult } from './types.js';
 
 /** What ApprovalToolset needs of the toolset it wraps (FileSystemToolset, or any custom one). */
 export interface InnerToolset {
@@ -57,8 +58,8 @@ export class ApprovalToolset<T extends InnerToolset = InnerToolset> {
   private readonly config: ApprovalConfig;
   private readonly emit: AuditSink;
   private readonly queue = new SerialQueue();
-  /** Bumped when the user quits: requests already waiting then are aborted too, never shown. */
-  private aborts = 0;
+  /** Requests already waiting when the user quits are aborted too, never shown. */
+  private readonly aborts = new AbortEpoch();
 
   constructor(inner: T, options: ApprovalToolsetOptions) {
     if (typeof options?.approve !== 'function')
@@ -95,7 +96,7 @@ export class ApprovalToolset<T extends InnerToolset = InnerToolset> {
       return unreadableArguments(name, error);
     }
     const keys = this.inner.lockKeys?.(name, captured.value) ?? pathKeys(captured.value);
-    const aborts = this.aborts;
+    const aborts = this.aborts.ticket();
     return underFileLocks(keys, () => this.callLocked(name, captured, ctx, aborts));
   }
 
@@ -137,14 +138,9 @@ export class ApprovalToolset<T extends InnerToolset = InnerToolset> {
       memory: this.memory,
       audit,
       serialize: (prompt) => this.queue.run(prompt),
-      beforePrompt: () => {
-        // The user quit while this call waited: the run is over, do not show it.
-        if (this.aborts !== abortsAtCall)
-          throw new ApprovalAborted('The run was aborted at an earlier approval prompt.');
-      },
-      onAborted: () => {
-        this.aborts++;
-      },
+      // The user quit while this call waited: the run is over, do not show it.
+      beforePrompt: () => this.aborts.throwIfAbortedSince(abortsAtCall),
+      onAborted: () => this.aborts.aborted(),
     });
     const binding = bindDecision(request, captured, decision);
     const runner = {

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import type { ApprovalPayloadType } from './payloads.js';
+import type { ApprovalPayloadType } from '../contract/payloads.js';
 
 export type AuditDecision = 'approved' | 'denied' | 'remembered' | 'pre_approved' | 'blocked' | 'aborted';
 

@@ -1,5 +1,5 @@
-import type { ToolOutcome } from '../tools/types.js';
-import type { ApprovalResult } from './types.js';
+import type { ApprovalResult } from '../contract/approval-types.js';
+import type { ToolOutcome } from '../contract/tool-outcome.js';
 
 /**
  * The outcome of a blocked call: the tool's own error when it already knows the

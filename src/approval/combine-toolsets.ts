@@ -1,7 +1,8 @@
-import type { ChangeRecord } from '../tools/change-journal.js';
-import type { ToolCallContext, ToolOutcome } from '../tools/types.js';
+import type { ApprovalConfig } from '../contract/approval-types.js';
+import type { ChangeRecord } from '../contract/change-record.js';
+import type { ToolCallContext } from '../contract/tool-call-context.js';
+import type { ToolOutcome } from '../contract/tool-outcome.js';
 import type { InnerToolset } from './approval-toolset.js';
-import type { ApprovalConfig } from './config.js';
 import type { ToolDescriptor, Toolset } from './toolset.js';
 
 /**

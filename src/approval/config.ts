@@ -1,8 +1,5 @@
-import type { GenericPayload } from './payloads.js';
-import { ApprovalResult } from './types.js';
-
-/** Per-tool approval configuration, by tool name: `{ read_file: { preApproved: true } }`. */
-export type ApprovalConfig = Record<string, { preApproved?: boolean } | undefined>;
+import { type ApprovalConfig, ApprovalResult } from '../contract/approval-types.js';
+import type { GenericPayload } from '../contract/payloads.js';
 
 /** `name(k=v, …)`, values JSON-encoded and cut: one line a person can read at a glance, whatever the arguments. */
 export function describeCall(toolName: string, args: unknown): string {

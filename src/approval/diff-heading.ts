@@ -1,4 +1,4 @@
-import type { EditPayload, LinesEditPayload, PatchPayload } from './payloads.js';
+import type { EditPayload, LinesEditPayload, PatchPayload } from '../contract/payloads.js';
 
 export const COARSE_DIFF_WARNING = 'The diff was too expensive to compute exactly; it is shown as one block.';
 

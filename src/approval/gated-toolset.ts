@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { ToolCallContext, ToolErrorInfo, ToolOutcome } from '../tools/types.js';
-import type { ApprovalConfig } from './config.js';
+import type { ApprovalConfig } from '../contract/approval-types.js';
+import { ApprovalResult } from '../contract/approval-types.js';
+import { type ApprovalPayload, ApprovalPayloadSchema, type GenericPayload } from '../contract/payloads.js';
+import type { ToolCallContext } from '../contract/tool-call-context.js';
+import type { ToolErrorInfo, ToolOutcome } from '../contract/tool-outcome.js';
 import { describeCall, genericPayload } from './config.js';
-import { type ApprovalPayload, ApprovalPayloadSchema, type GenericPayload } from './payloads.js';
 import type { ToolDescriptor, Toolset } from './toolset.js';
-import { ApprovalResult } from './types.js';
 
 /**
  * What a tool may say about a call before it is shown: a whole typed payload

@@ -1,4 +1,5 @@
-import type { ToolOutcome } from '../tools/types.js';
+import type { ApprovalCallback, ApprovalConfig, ApprovalResult } from '../contract/approval-types.js';
+import type { ToolOutcome } from '../contract/tool-outcome.js';
 import { type ApprovalBinding, deniedError, unapprovedError } from './approval-binding.js';
 import {
   approvalRequest,
@@ -12,10 +13,8 @@ import { ApprovalMemory } from './approval-memory.js';
 import { type AuditEvent, type AuditSink, fanOut, toolResultEvent } from './audit-events.js';
 import { blockedOutcome } from './blocked-outcome.js';
 import { type CallArguments, captureArguments } from './call-arguments.js';
-import type { ApprovalConfig } from './config.js';
 import type { AppliedChain } from './rebase.js';
 import type { Toolset } from './toolset.js';
-import type { ApprovalCallback, ApprovalResult } from './types.js';
 
 /**
  * Native mode (the framework's own approval pause): the framework adapters call

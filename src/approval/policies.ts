@@ -1,6 +1,6 @@
+import type { ApprovalCallback, ApprovalDecision } from '../contract/approval-types.js';
 import { type ApprovalMemory, rememberedDecision } from './approval-memory.js';
 import { requestCopy } from './call-arguments.js';
-import type { ApprovalCallback, ApprovalDecision } from './types.js';
 import { rememberScopeOf, validateDecision } from './validate-decision.js';
 
 /** Approves everything that reaches it (blocked calls never do). For trusted, unattended runs. */

@@ -1,6 +1,6 @@
-import type { ToolCallContext } from '../tools/types.js';
+import type { ApprovalResult } from '../contract/approval-types.js';
+import type { ToolCallContext } from '../contract/tool-call-context.js';
 import type { ApprovalBinding } from './approval-binding.js';
-import type { ApprovalResult } from './types.js';
 
 /**
  * Native mode answers a whole batch of pending calls before any of them runs, so

@@ -1,6 +1,6 @@
-import type { ToolCallContext, ToolOutcome } from '../tools/types.js';
-import type { ApprovalConfig } from './config.js';
-import type { ApprovalResult } from './types.js';
+import type { ApprovalConfig, ApprovalResult } from '../contract/approval-types.js';
+import type { ToolCallContext } from '../contract/tool-call-context.js';
+import type { ToolOutcome } from '../contract/tool-outcome.js';
 
 /** A tool as the adapters present it to a framework: its schema is passed through untouched. */
 export interface ToolDescriptor {

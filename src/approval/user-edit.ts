@@ -1,5 +1,5 @@
 import { createTwoFilesPatch } from 'diff';
-import type { ToolOutcome } from '../tools/types.js';
+import type { ToolOutcome } from '../contract/tool-outcome.js';
 
 /** At most this much of the user's diff goes back to the model (a huge rewrite is summarised). */
 const MAX_DIFF_CHARS = 4000;

@@ -1,4 +1,4 @@
-import type { ApprovalDecision, RememberScopeName } from './types.js';
+import type { ApprovalDecision, RememberScopeName } from '../contract/approval-types.js';
 
 const SCOPE_NAMES: readonly string[] = ['call', 'file', 'mount', 'tool'] satisfies RememberScopeName[];
 

@@ -1,4 +1,4 @@
-import type { ErrorCode } from '../sandbox/errors.js';
+import type { ErrorCode } from '../contract/errors.js';
 import type { LineEditOp } from './line-edit-ops.js';
 import { lineHash } from './line-hash.js';
 import { LineTable } from './line-table.js';

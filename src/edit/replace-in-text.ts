@@ -1,4 +1,4 @@
-import type { ErrorCode } from '../sandbox/errors.js';
+import type { ErrorCode } from '../contract/errors.js';
 import { rebuildReplacement, rebuiltTerminators, styleNear } from './align-replacement.js';
 import type { KnownShared } from './bounded-diff.js';
 import { closestRegion } from './closest-region.js';

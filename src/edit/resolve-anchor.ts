@@ -1,4 +1,4 @@
-import type { ErrorCode } from '../sandbox/errors.js';
+import type { ErrorCode } from '../contract/errors.js';
 import { parseAnchor } from './line-edit-ops.js';
 import { contextHash, hex, isLowEntropy } from './line-hash.js';
 import type { LineTable } from './line-table.js';

@@ -1,4 +1,4 @@
-import { type ErrorCode, SandboxError } from '../sandbox/errors.js';
+import { type ErrorCode, SandboxError } from '../contract/errors.js';
 
 export type FsErrorCode = Extract<
   ErrorCode,

@@ -1,6 +1,6 @@
 import picomatch from 'picomatch';
 import { z } from 'zod';
-import type { ApprovalRequest } from '../approval/types.js';
+import type { ApprovalRequest } from '../contract/approval-types.js';
 
 const PolicyRuleSchema = z
   .object({

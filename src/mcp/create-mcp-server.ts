@@ -10,11 +10,10 @@ import { z } from 'zod';
 import { ApprovalMemory } from '../approval/approval-memory.js';
 import { ApprovalToolset } from '../approval/approval-toolset.js';
 import type { AuditSink } from '../approval/audit-events.js';
-import type { ApprovalConfig } from '../approval/config.js';
 import { ApprovalAborted } from '../approval/errors.js';
-import type { ApprovalCallback, ApprovalDecision } from '../approval/types.js';
+import type { ApprovalCallback, ApprovalConfig, ApprovalDecision } from '../contract/approval-types.js';
+import type { ToolOutcome } from '../contract/tool-outcome.js';
 import type { FileSystemToolset } from '../tools/filesystem-toolset.js';
-import type { ToolOutcome } from '../tools/types.js';
 import { type ApprovalPolicy, compilePolicy } from './approval-policy.js';
 import { approvalElicitation, decisionFromElicitation } from './elicitation.js';
 import {

@@ -1,5 +1,5 @@
 import type { ElicitRequestFormParams, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
-import type { ApprovalDecision, ApprovalRequest, RememberScopeName } from '../approval/types.js';
+import type { ApprovalDecision, ApprovalRequest, RememberScopeName } from '../contract/approval-types.js';
 import { sanitizeLine } from '../terminal/sanitize.js';
 import { escapeMarkdown, fenceFor, type PayloadTextOptions, payloadText } from './payload-text.js';
 

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import tty from 'node:tty';
-import type { ApprovalCallback, ApprovalMemoryView, ApprovalRequest } from '../approval/types.js';
+import type { ApprovalCallback, ApprovalMemoryView, ApprovalRequest } from '../contract/approval-types.js';
 import { terminalApprover } from '../terminal/terminal-approver.js';
 
 /** How the server decides when the client cannot be asked (no elicitation support). */

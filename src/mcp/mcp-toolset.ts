@@ -1,12 +1,13 @@
 import type { InnerToolset } from '../approval/approval-toolset.js';
-import type { ApprovalConfig } from '../approval/config.js';
-import type { ApprovalResult } from '../approval/types.js';
-import { SandboxError } from '../sandbox/errors.js';
+import type { ApprovalConfig, ApprovalResult } from '../contract/approval-types.js';
+import type { ChangeRecord } from '../contract/change-record.js';
+import { SandboxError } from '../contract/errors.js';
+import type { ToolCallContext } from '../contract/tool-call-context.js';
+import type { ToolOutcome } from '../contract/tool-outcome.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
-import type { ChangeRecord } from '../tools/change-journal.js';
 import type { FileSystemToolset } from '../tools/filesystem-toolset.js';
 import { toErrorInfo, toolError } from '../tools/tool-error.js';
-import type { SandboxTool, ToolCallContext, ToolOutcome } from '../tools/types.js';
+import type { SandboxTool } from '../tools/types.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: tools of different input/output types live in one registry
 type AnyTool = SandboxTool<any, any>;

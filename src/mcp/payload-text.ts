@@ -1,4 +1,4 @@
-import type { ApprovalRequest } from '../approval/types.js';
+import type { ApprovalRequest } from '../contract/approval-types.js';
 import { renderPayload } from '../terminal/render-payload.js';
 import { createStyle } from '../terminal/style.js';
 

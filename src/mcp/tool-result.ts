@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { ToolOutcome } from '../tools/types.js';
+import type { ToolOutcome } from '../contract/tool-outcome.js';
 
 /**
  * A tool outcome as an MCP tool result: text the model reads plus the same data

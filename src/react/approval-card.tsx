@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 import { type KeyboardEvent, type ReactElement, useEffect, useId, useRef, useState } from 'react';
-import type { ApprovalPayload } from '../approval/payloads.js';
+import type { ApprovalPayload } from '../contract/payloads.js';
 import { PayloadView } from './payload-view.js';
 
 /** The person's answer: approve, or deny with an optional note the model will read. */

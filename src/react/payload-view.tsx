@@ -1,6 +1,6 @@
 import type { ReactElement, ReactNode } from 'react';
 import { COARSE_DIFF_WARNING, diffHeading } from '../approval/diff-heading.js';
-import type { ApprovalPayload } from '../approval/payloads.js';
+import type { ApprovalPayload } from '../contract/payloads.js';
 import { linkNotes, lookAlikeNotes } from '../terminal/payload-notes.js';
 import { diffRows, splitLines } from './diff-rows.js';
 import { DiffView } from './diff-view.js';

@@ -1,6 +1,6 @@
 import { type ReactElement, useState } from 'react';
 import type { SandboxApprovalData } from '../approval/deferred/types.js';
-import type { ApprovalPayload } from '../approval/payloads.js';
+import type { ApprovalPayload } from '../contract/payloads.js';
 import { type ApprovalAnswer, ApprovalCard } from './approval-card.js';
 import { visibleText } from './visible-text.js';
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { SandboxConfigError } from './errors.js';
+import { SandboxConfigError } from '../contract/errors.js';
 
 const MountSchema = z.object({
   hostPath: z.string().min(1, 'hostPath must not be empty'),

@@ -1,6 +1,6 @@
 import path from 'node:path';
+import { SandboxError } from '../contract/errors.js';
 import type { Mount } from './config.js';
-import { SandboxError } from './errors.js';
 import { isInsideRoot } from './real-path.js';
 import { closestNames, listDirectoryNames } from './suggestions.js';
 

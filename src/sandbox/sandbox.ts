@@ -1,6 +1,6 @@
 import type fs from 'node:fs';
+import { SandboxError } from '../contract/errors.js';
 import { loadMounts, type Mount, type MountOptions, type SandboxConfigInput } from './config.js';
-import { SandboxError } from './errors.js';
 import { derivedGrants, type Grants, grantAllows, UNRESTRICTED } from './grants.js';
 import { sandboxIdentity } from './identity.js';
 import { notFoundError } from './not-found.js';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { SandboxError } from '../contract/errors.js';
 import type { Mount } from './config.js';
-import { SandboxError } from './errors.js';
 import { isInsideRoot } from './real-path.js';
 import type { AccessKind, Sandbox } from './sandbox.js';
 import { joinVirtual } from './virtual-path.js';

@@ -1,5 +1,5 @@
+import { SandboxError } from '../contract/errors.js';
 import { codePointLabel, findInvisible } from '../text/invisible-chars.js';
-import { SandboxError } from './errors.js';
 
 /** Linux limits: NAME_MAX per segment and PATH_MAX for the whole path, in bytes. */
 const MAX_SEGMENT_BYTES = 255;

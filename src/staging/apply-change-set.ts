@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
+import type { ToolErrorInfo } from '../contract/tool-outcome.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
 import { toErrorInfo } from '../tools/tool-error.js';
-import type { ToolErrorInfo } from '../tools/types.js';
 import {
   ApplyInterrupted,
   applyGroup,

@@ -1,4 +1,4 @@
-import { SandboxError } from '../sandbox/errors.js';
+import { SandboxError } from '../contract/errors.js';
 import { notFoundError } from '../sandbox/not-found.js';
 import type { AccessKind, EntryKind, ResolvedPath, Sandbox } from '../sandbox/sandbox.js';
 import type { StagingOverlay } from './overlay.js';

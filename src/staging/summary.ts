@@ -1,4 +1,4 @@
-import type { ToolErrorInfo } from '../tools/types.js';
+import type { ToolErrorInfo } from '../contract/tool-outcome.js';
 import type { FileOutcome } from './apply-change-set.js';
 
 const quote = (s: string) => JSON.stringify(s.length > 500 ? `${s.slice(0, 500)}…` : s);

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { ApprovalPayload } from '../approval/payloads.js';
+import type { ApprovalPayload } from '../contract/payloads.js';
 
 /** Which argument holds the text the user may edit, for payloads that allow it. */
 export function editableField(payload: ApprovalPayload): 'content' | 'new_string' | undefined {

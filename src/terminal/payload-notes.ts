@@ -1,4 +1,4 @@
-import type { ApprovalPayload } from '../approval/payloads.js';
+import type { ApprovalPayload } from '../contract/payloads.js';
 import { lookAlikeWarnings } from '../text/look-alikes.js';
 import { sanitizeLine } from './sanitize.js';
 

@@ -1,6 +1,6 @@
 import { ApprovalAborted } from '../approval/errors.js';
-import type { ApprovalPayload } from '../approval/payloads.js';
-import type { ApprovalMemoryView, ApprovalRequest, RememberScopeName } from '../approval/types.js';
+import type { ApprovalMemoryView, ApprovalRequest, RememberScopeName } from '../contract/approval-types.js';
+import type { ApprovalPayload } from '../contract/payloads.js';
 import { charsFitting, displayWidth } from '../text/display-width.js';
 import { editableField } from './edit-in-editor.js';
 import type { KeyReader } from './key-reader.js';

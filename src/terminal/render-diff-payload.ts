@@ -1,5 +1,5 @@
 import { diffHeading } from '../approval/diff-heading.js';
-import type { EditPayload, LinesEditPayload, PatchPayload } from '../approval/payloads.js';
+import type { EditPayload, LinesEditPayload, PatchPayload } from '../contract/payloads.js';
 import { diffLineSource, diffStats } from './diff-view.js';
 import type { Rendered } from './rendered.js';
 import { sanitizeLine } from './sanitize.js';

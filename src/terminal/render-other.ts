@@ -1,4 +1,4 @@
-import type { ApprovalPayload, DeletePayload, GenericPayload } from '../approval/payloads.js';
+import type { ApprovalPayload, DeletePayload, GenericPayload } from '../contract/payloads.js';
 import { arraySource } from './diff-view.js';
 import { linesOf, numbered } from './render-write.js';
 import type { Rendered } from './rendered.js';

@@ -1,4 +1,4 @@
-import type { ApprovalPayload } from '../approval/payloads.js';
+import type { ApprovalPayload } from '../contract/payloads.js';
 import { linkNotes, lookAlikeNotes } from './payload-notes.js';
 import { renderDiffPayload } from './render-diff-payload.js';
 import { renderGeneric, renderOther } from './render-other.js';

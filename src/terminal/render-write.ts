@@ -1,5 +1,5 @@
 import { COARSE_DIFF_WARNING } from '../approval/diff-heading.js';
-import type { WritePayload } from '../approval/payloads.js';
+import type { WritePayload } from '../contract/payloads.js';
 import { displayWidth } from '../text/display-width.js';
 import { allLines, diffLineSource, type LineSource } from './diff-view.js';
 import { diffStatsLabel } from './render-diff-payload.js';

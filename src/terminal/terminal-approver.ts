@@ -1,4 +1,5 @@
 import { createTwoFilesPatch } from 'diff';
+import { AbortEpoch } from '../approval/abort-epoch.js';
 import { ApprovalAborted } from '../approval/errors.js';
 import { SerialQueue } from '../approval/serial-queue.js';
 import type {
@@ -6,7 +7,8 @@ import type {
   ApprovalDecision,
   ApprovalMemoryView,
   ApprovalRequest,
-} from '../approval/types.js';
+} from '../contract/approval-types.js';
+import { BurstCounter } from './burst-counter.js';
 import { allLines, diffLineSource, diffStats } from './diff-view.js';
 import { editableField, editInEditor } from './edit-in-editor.js';
 import { type Clock, type KeyInput, KeyReader } from './key-reader.js';
@@ -92,16 +94,13 @@ export function terminalApprover(options: TerminalApproverOptions = {}): Approva
   // Opened at the first request (a program that never asks never touches /dev/tty).
   let terminal: TerminalStreams | undefined | null = null;
   const screen = screenWanted();
-  let input: KeyInput;
   let output: TerminalOutput;
   let style: Style;
   // One reader for the approver's lifetime; each prompt arms it, discarding keys typed before it showed.
   let keys: KeyReader;
   // Requests of one burst are numbered "Approval i of n" until the queue drains.
-  let pending = 0;
-  let shown = 0;
-  let burst = 0;
-  let aborts = 0;
+  const burst = new BurstCounter();
+  const aborts = new AbortEpoch();
 
   const refuse = (request: ApprovalRequest): ApprovalDecision => {
     const approve = options.nonInteractive === 'approve';
@@ -116,9 +115,9 @@ export function terminalApprover(options: TerminalApproverOptions = {}): Approva
     if (terminal === null) {
       terminal = openTerminal(options);
       if (terminal) {
-        ({ input, output } = terminal);
+        output = terminal.output;
         style = createStyle(options.color ?? colorWanted(output));
-        keys = new KeyReader(input, {
+        keys = new KeyReader(terminal.input, {
           output,
           bracketedPaste: screen.escapes,
           ...(options.clock ? { clock: options.clock } : {}),
@@ -128,21 +127,17 @@ export function terminalApprover(options: TerminalApproverOptions = {}): Approva
       }
     }
     if (!terminal) return refuse(request);
-    pending++;
-    burst++;
-    const abortsAtRequest = aborts;
+    burst.arrive();
+    const abortsAtRequest = aborts.ticket();
     return queue.run(async () => {
       try {
-        if (aborts !== abortsAtRequest)
-          throw new ApprovalAborted('The run was aborted at an earlier approval prompt.');
-        shown++;
-        return await ask(request, burst > 1 ? `Approval ${shown} of ${burst}` : '');
+        aborts.throwIfAbortedSince(abortsAtRequest);
+        return await ask(request, burst.show());
       } catch (error) {
-        if (error instanceof ApprovalAborted) aborts++;
+        aborts.note(error);
         throw error;
       } finally {
-        pending--;
-        if (pending === 0) shown = burst = 0;
+        burst.leave();
       }
     });
   };

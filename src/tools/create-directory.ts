@@ -1,12 +1,12 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { ApprovalResult } from '../approval/types.js';
+import { ApprovalResult } from '../contract/approval-types.js';
+import { SandboxError } from '../contract/errors.js';
 import { type DirHandle, openDirectoryInside } from '../fs/dir-handle.js';
-import { SandboxError } from '../sandbox/errors.js';
 import type { ResolvedPath, Sandbox } from '../sandbox/sandbox.js';
+import { blockedFrom } from './apply-write.js';
 import { toolError } from './tool-error.js';
 import { NONEMPTY_PATH, type SandboxTool } from './types.js';
-import { blockedFrom } from './writer.js';
 
 export const CreateDirectoryInput = z.object({
   path: z.string().min(1, NONEMPTY_PATH).describe('Virtual path of the directory, e.g. "/src/utils".'),

@@ -1,10 +1,11 @@
 import { z } from 'zod';
-import { PREVIEW_LINES } from '../approval/payloads.js';
-import { ApprovalResult } from '../approval/types.js';
+import { ApprovalResult } from '../contract/approval-types.js';
+import { PREVIEW_LINES } from '../contract/payloads.js';
 import { withFileLock } from '../fs/file-lock.js';
 import { decodeText, type FileBytes } from '../fs/read-text.js';
 import { type ResolvedLink, resolveLink } from '../sandbox/symlink.js';
 import { fileTargetOf } from '../sandbox/target.js';
+import { blockedFrom } from './apply-write.js';
 import { loadBytes, refuseStagedLink, removeFile, withLock } from './file-io.js';
 import {
   boundEntry,
@@ -18,7 +19,6 @@ import { removeLink } from './link-io.js';
 import { countLines, firstLines } from './text-stats.js';
 import { toolError } from './tool-error.js';
 import { NONEMPTY_PATH, type SandboxTool, type ToolContext } from './types.js';
-import { blockedFrom } from './writer.js';
 
 export const DeleteFileInput = z.object({
   path: z.string().min(1, NONEMPTY_PATH).describe('Virtual path of the file to delete.'),

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import type { ApprovalPayload } from '../approval/payloads.js';
-import type { ApprovalResult } from '../approval/types.js';
+import type { ApprovalResult } from '../contract/approval-types.js';
+import type { ApprovalPayload } from '../contract/payloads.js';
+import type { ToolOutcome } from '../contract/tool-outcome.js';
 import type { ResolvedPath, Sandbox } from '../sandbox/sandbox.js';
-import type { ToolOutcome } from './types.js';
 
 /** Tools that change the file system: each takes `dryRun` (the reference server's name for a preview). */
 export const WRITING_TOOLS: ReadonlySet<string> = new Set([

@@ -1,13 +1,13 @@
 import { z } from 'zod';
-import type { EditPayload } from '../approval/payloads.js';
+import type { EditPayload } from '../contract/payloads.js';
 import { boundedUnifiedDiff } from '../edit/bounded-diff.js';
 import { replaceInText } from '../edit/replace-in-text.js';
 import type { ResolvedPath } from '../sandbox/sandbox.js';
+import { applyWrite, writerApproval } from './apply-write.js';
 import { checkWriteSize, type LoadedFile } from './file-io.js';
 import { countLines, toModelText } from './text-stats.js';
 import { toolError } from './tool-error.js';
 import { NONEMPTY_PATH, type SandboxTool, type ToolContext } from './types.js';
-import { applyWrite, writerApproval } from './writer.js';
 
 export const EditFileInput = z.object({
   path: z.string().min(1, NONEMPTY_PATH).describe('Virtual path of the file to edit.'),

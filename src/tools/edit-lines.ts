@@ -1,14 +1,14 @@
 import { z } from 'zod';
-import type { LinesEditPayload } from '../approval/payloads.js';
+import type { LinesEditPayload } from '../contract/payloads.js';
 import { type AutoCorrection, applyLineEdits } from '../edit/apply-line-edits.js';
 import { boundedUnifiedDiff } from '../edit/bounded-diff.js';
 import { type LineEditOp, LineEditOpSchema } from '../edit/line-edit-ops.js';
+import { applyWrite, writerApproval } from './apply-write.js';
 import { checkWriteSize, type LoadedFile } from './file-io.js';
 import { anchorsState, checkApprovedAnchors } from './file-state.js';
 import { countLines } from './text-stats.js';
 import { toolError } from './tool-error.js';
 import { NONEMPTY_PATH, type SandboxTool, type ToolContext } from './types.js';
-import { applyWrite, writerApproval } from './writer.js';
 
 export const EditLinesInput = z
   .object({

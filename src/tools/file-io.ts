@@ -1,11 +1,11 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { SandboxError } from '../contract/errors.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import { assertBound, assertBoundParent, type EntryBinding, lstatEntry } from '../fs/entry-binding.js';
 import { withFileLock } from '../fs/file-lock.js';
 import { decodeText, type FileBytes, readFileBytes, readTextFile } from '../fs/read-text.js';
 import { sha256Hex } from '../fs/state-tracker.js';
-import { SandboxError } from '../sandbox/errors.js';
 import type { ResolvedPath } from '../sandbox/sandbox.js';
 import { type Bounds, destinationTaken, moveEntry, parentOf } from './move-entry.js';
 import { toolError } from './tool-error.js';

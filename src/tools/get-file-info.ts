@@ -1,8 +1,8 @@
 import fs from 'node:fs/promises';
 import { z } from 'zod';
-import { ApprovalResult } from '../approval/types.js';
+import { ApprovalResult } from '../contract/approval-types.js';
+import { blockedFrom } from './apply-write.js';
 import { NONEMPTY_PATH, type SandboxTool } from './types.js';
-import { blockedFrom } from './writer.js';
 
 export const GetFileInfoInput = z.object({
   path: z.string().min(1, NONEMPTY_PATH).describe('Virtual path of a file or directory.'),

@@ -1,15 +1,15 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { ApprovalResult } from '../approval/types.js';
+import { ApprovalResult } from '../contract/approval-types.js';
 import { isApplyEntryName } from '../fs/apply-names.js';
 import { isTempFileName } from '../fs/temp-name.js';
 import type { Mount } from '../sandbox/config.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
 import { isVirtualPrefix } from '../sandbox/virtual-path.js';
+import { blockedFrom } from './apply-write.js';
 import { compileGlob } from './glob-pattern.js';
 import type { SandboxTool } from './types.js';
-import { blockedFrom } from './writer.js';
 
 export const ListFilesInput = z.object({
   path: z.string().optional().describe('Virtual directory to list (default "/").'),

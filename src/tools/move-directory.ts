@@ -1,18 +1,18 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { MovePayload } from '../approval/payloads.js';
-import { ApprovalResult } from '../approval/types.js';
+import { ApprovalResult } from '../contract/approval-types.js';
+import { SandboxError } from '../contract/errors.js';
+import type { MovePayload } from '../contract/payloads.js';
 import { withFileLock } from '../fs/file-lock.js';
 import { isTempFileName } from '../fs/temp-name.js';
-import { SandboxError } from '../sandbox/errors.js';
 import type { ResolvedPath } from '../sandbox/sandbox.js';
 import { linkTarget, OUTSIDE_THE_SANDBOX, resolveLink } from '../sandbox/symlink.js';
+import { blockedFrom } from './apply-write.js';
 import { parentOf } from './move-entry.js';
 import { toolError } from './tool-error.js';
 import type { TransferInput, TransferOutput } from './transfer.js';
 import type { ToolContext } from './types.js';
-import { blockedFrom } from './writer.js';
 
 /** Entries shown in a directory move's payload; the count is always complete. */
 const LISTED_ENTRIES = 1_000;

@@ -1,13 +1,13 @@
 import { z } from 'zod';
-import type { PatchPayload } from '../approval/payloads.js';
+import type { PatchPayload } from '../contract/payloads.js';
 import { boundedUnifiedDiff } from '../edit/bounded-diff.js';
 import { fixUnifiedDiff } from '../edit/fix-unified-diff.js';
+import { applyWrite, writerApproval } from './apply-write.js';
 import { checkWriteSize, type LoadedFile } from './file-io.js';
 import { EMPTY_SHA256, type LatestFileState, latestState } from './file-state.js';
 import { countLines } from './text-stats.js';
 import { toolError } from './tool-error.js';
 import { NONEMPTY_PATH, type SandboxTool, type ToolContext } from './types.js';
-import { applyWrite, writerApproval } from './writer.js';
 
 export const PatchFileInput = z.object({
   path: z.string().min(1, NONEMPTY_PATH).describe('Virtual path of the file to patch (or to create).'),

@@ -1,15 +1,15 @@
 import { z } from 'zod';
-import { ApprovalResult } from '../approval/types.js';
+import { ApprovalResult } from '../contract/approval-types.js';
 import { renderHashedText } from '../edit/hashed-render.js';
 import { LineTable } from '../edit/line-table.js';
 import { readAnchors } from '../edit/read-anchors.js';
 import { fileTargetOf } from '../sandbox/target.js';
+import { blockedFrom } from './apply-write.js';
 import { type LoadedFile, loadFile } from './file-io.js';
 import { checkApprovedTarget, resolvedField, throughLinks } from './file-state.js';
 import { countLines, toModelText } from './text-stats.js';
 import { toolError } from './tool-error.js';
 import { NONEMPTY_PATH, type SandboxTool, type ToolContext } from './types.js';
-import { blockedFrom } from './writer.js';
 
 export const ReadFileInput = z.object({
   path: z.string().min(1, NONEMPTY_PATH).describe('Virtual path of the file, e.g. "/src/index.ts".'),

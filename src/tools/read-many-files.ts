@@ -1,10 +1,11 @@
 import { z } from 'zod';
-import { ApprovalResult } from '../approval/types.js';
+import { ApprovalResult } from '../contract/approval-types.js';
+import type { ToolErrorInfo } from '../contract/tool-outcome.js';
 import type { ResolvedPath } from '../sandbox/sandbox.js';
 import { loadFile } from './file-io.js';
 import { countLines, toModelText } from './text-stats.js';
 import { toErrorInfo, toolError } from './tool-error.js';
-import { NONEMPTY_PATH, type SandboxTool, type ToolErrorInfo } from './types.js';
+import { NONEMPTY_PATH, type SandboxTool } from './types.js';
 
 /** Most files one call may name: a bound on work per call, not on the sandbox. */
 const READ_MANY_MAX_FILES = 50;

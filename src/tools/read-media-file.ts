@@ -1,11 +1,11 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { ApprovalResult } from '../approval/types.js';
-import { SandboxError } from '../sandbox/errors.js';
+import { ApprovalResult } from '../contract/approval-types.js';
+import { SandboxError } from '../contract/errors.js';
+import { blockedFrom } from './apply-write.js';
 import { loadBytes, maxBytesFor } from './file-io.js';
 import { toolError } from './tool-error.js';
 import { NONEMPTY_PATH, type SandboxTool } from './types.js';
-import { blockedFrom } from './writer.js';
 
 export const ReadMediaFileInput = z.object({
   path: z

@@ -1,6 +1,6 @@
+import { type ErrorCode, SandboxError } from '../contract/errors.js';
+import type { ToolErrorInfo } from '../contract/tool-outcome.js';
 import { FsError } from '../fs/fs-error.js';
-import { type ErrorCode, SandboxError } from '../sandbox/errors.js';
-import type { ToolErrorInfo } from './types.js';
 
 /** An expected tool failure raised inside a tool's execute; becomes `{ ok: false }`. */
 class ToolError extends SandboxError {}

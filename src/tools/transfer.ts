@@ -1,12 +1,13 @@
 import path from 'node:path';
 import { z } from 'zod';
-import type { CopyPayload, MovePayload } from '../approval/payloads.js';
-import { ApprovalResult } from '../approval/types.js';
+import { ApprovalResult } from '../contract/approval-types.js';
+import type { CopyPayload, MovePayload } from '../contract/payloads.js';
 import { withFileLock } from '../fs/file-lock.js';
 import type { FileBytes } from '../fs/read-text.js';
 import type { ResolvedPath } from '../sandbox/sandbox.js';
 import { linkTarget, OUTSIDE_THE_SANDBOX, type ResolvedLink, resolveLink } from '../sandbox/symlink.js';
 import { fileTargetOf } from '../sandbox/target.js';
+import { blockedFrom } from './apply-write.js';
 import { checkWriteSize, loadBytes, refuseStagedLink } from './file-io.js';
 import {
   checkApprovedState,
@@ -17,7 +18,6 @@ import {
 } from './file-state.js';
 import { toolError } from './tool-error.js';
 import { NONEMPTY_PATH, type ToolContext } from './types.js';
-import { blockedFrom } from './writer.js';
 
 /** Shared by move_file and copy_file. */
 export const TransferInput = z.object({

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { PREVIEW_LINES, type WritePayload } from '../approval/payloads.js';
+import { PREVIEW_LINES, type WritePayload } from '../contract/payloads.js';
 import { boundedUnifiedDiff } from '../edit/bounded-diff.js';
+import { applyWrite, writerApproval } from './apply-write.js';
 import { checkWriteSize, type LoadedFile } from './file-io.js';
 import { byteLength, countLines, firstLines } from './text-stats.js';
 import { NONEMPTY_PATH, type SandboxTool, type ToolContext } from './types.js';
-import { applyWrite, writerApproval } from './writer.js';
 
 export const WriteFileInput = z.object({
   path: z.string().min(1, NONEMPTY_PATH).describe('Virtual path of the file to create or overwrite.'),

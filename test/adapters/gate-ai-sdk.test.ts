@@ -6,7 +6,7 @@ import { scriptedModel } from '../../examples/scripted-ai-model.js';
 import { ApprovalMemory } from '../../src/approval/approval-memory.js';
 import type { AuditEvent } from '../../src/approval/audit-events.js';
 import { combineToolsets } from '../../src/approval/combine-toolsets.js';
-import type { ApprovalRequest } from '../../src/approval/types.js';
+import type { ApprovalRequest } from '../../src/contract/approval-types.js';
 import { read } from '../helpers/temp-project.js';
 import { project } from '../tools/fixture.js';
 

@@ -9,7 +9,7 @@ import {
   runWithApprovals,
 } from '../../adapters/openai-agents.js';
 import { combineToolsets } from '../../src/approval/combine-toolsets.js';
-import type { ApprovalRequest } from '../../src/approval/types.js';
+import type { ApprovalRequest } from '../../src/contract/approval-types.js';
 import { read } from '../helpers/temp-project.js';
 import { project } from '../tools/fixture.js';
 

@@ -5,7 +5,7 @@ import { assistantMessage, ScriptedModel } from '@openai/agents/testing';
 import { describe, expect, it } from 'vitest';
 import { sandboxEditor } from '../../adapters/openai-agents.js';
 import { ApprovalAborted } from '../../src/approval/errors.js';
-import type { ApprovalRequest } from '../../src/approval/types.js';
+import type { ApprovalRequest } from '../../src/contract/approval-types.js';
 import { read } from '../helpers/temp-project.js';
 import { project } from '../tools/fixture.js';
 

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { answerInterruptions, openAIAgentsTools, runWithApprovals } from '../../adapters/openai-agents.js';
 import { ApprovalAborted } from '../../src/approval/errors.js';
-import type { ApprovalRequest } from '../../src/approval/types.js';
+import type { ApprovalRequest } from '../../src/contract/approval-types.js';
 import { read } from '../helpers/temp-project.js';
 import { project } from '../tools/fixture.js';
 

@@ -1,8 +1,8 @@
 import type { InferToolInput } from 'ai';
 import { describe, expectTypeOf, it } from 'vitest';
 import type { SandboxToolSet } from '../../adapters/ai-sdk.js';
+import type { ToolOutcome } from '../../src/contract/tool-outcome.js';
 import type { EditFileInput } from '../../src/tools/edit-file.js';
-import type { ToolOutcome } from '../../src/tools/types.js';
 
 describe('adapter types', () => {
   it('carries the zod-inferred tool inputs into the AI SDK tool types', () => {

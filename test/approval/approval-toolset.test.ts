@@ -7,8 +7,12 @@ import type { AuditEvent } from '../../src/approval/audit-events.js';
 import { needsApprovalFromConfig } from '../../src/approval/config.js';
 import { ApprovalAborted } from '../../src/approval/errors.js';
 import { approveAll, denyAll, strict, withMemory } from '../../src/approval/policies.js';
-import { type ApprovalCallback, type ApprovalRequest, ApprovalResult } from '../../src/approval/types.js';
-import type { ToolCallContext } from '../../src/tools/types.js';
+import {
+  type ApprovalCallback,
+  type ApprovalRequest,
+  ApprovalResult,
+} from '../../src/contract/approval-types.js';
+import type { ToolCallContext } from '../../src/contract/tool-call-context.js';
 import { read } from '../helpers/temp-project.js';
 import { err, ok, project } from '../tools/fixture.js';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ApprovalToolset } from '../../src/approval/approval-toolset.js';
 import type { AuditEvent } from '../../src/approval/audit-events.js';
 import { ApprovalAborted } from '../../src/approval/errors.js';
-import type { ApprovalCallback } from '../../src/approval/types.js';
+import type { ApprovalCallback } from '../../src/contract/approval-types.js';
 import { project } from '../tools/fixture.js';
 
 function audited(approve: ApprovalCallback, files: Record<string, string> = { 'a.txt': 'SECRET\n' }) {

@@ -5,9 +5,9 @@ import fc from 'fast-check';
 import { expect } from 'vitest';
 import { ApprovalToolset } from '../../src/approval/approval-toolset.js';
 import { decidePending, executeApproved } from '../../src/approval/native-ledger.js';
-import type { ApprovalPayload } from '../../src/approval/payloads.js';
-import type { ApprovalCallback } from '../../src/approval/types.js';
-import type { ToolOutcome } from '../../src/tools/types.js';
+import type { ApprovalCallback } from '../../src/contract/approval-types.js';
+import type { ApprovalPayload } from '../../src/contract/payloads.js';
+import type { ToolOutcome } from '../../src/contract/tool-outcome.js';
 import { project } from '../tools/fixture.js';
 
 /**

@@ -4,7 +4,7 @@ import { applyPatch } from 'diff';
 import { describe, expect, it } from 'vitest';
 import { ApprovalToolset } from '../../src/approval/approval-toolset.js';
 import { decidePending, executeApproved } from '../../src/approval/native-ledger.js';
-import type { ApprovalRequest } from '../../src/approval/types.js';
+import type { ApprovalRequest } from '../../src/contract/approval-types.js';
 import { Sandbox } from '../../src/sandbox/sandbox.js';
 import { FileSystemToolset } from '../../src/tools/filesystem-toolset.js';
 import { read, tempDir } from '../helpers/temp-project.js';

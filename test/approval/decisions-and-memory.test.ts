@@ -3,7 +3,11 @@ import { ApprovalMemory } from '../../src/approval/approval-memory.js';
 import { ApprovalToolset, type InnerToolset } from '../../src/approval/approval-toolset.js';
 import { ApprovalAborted } from '../../src/approval/errors.js';
 import { withMemory } from '../../src/approval/policies.js';
-import { type ApprovalCallback, type ApprovalRequest, ApprovalResult } from '../../src/approval/types.js';
+import {
+  type ApprovalCallback,
+  type ApprovalRequest,
+  ApprovalResult,
+} from '../../src/contract/approval-types.js';
 import { Sandbox } from '../../src/sandbox/sandbox.js';
 import { FileSystemToolset } from '../../src/tools/filesystem-toolset.js';
 import { read, tempDir } from '../helpers/temp-project.js';

@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { ApprovalToolset } from '../../src/approval/approval-toolset.js';
 import { combineToolsets } from '../../src/approval/combine-toolsets.js';
 import { type GatedTool, gatedToolset } from '../../src/approval/gated-toolset.js';
-import { ApprovalPayloadSchema } from '../../src/approval/payloads.js';
-import type { ApprovalRequest } from '../../src/approval/types.js';
+import type { ApprovalRequest } from '../../src/contract/approval-types.js';
+import { ApprovalPayloadSchema } from '../../src/contract/payloads.js';
 import { project } from '../tools/fixture.js';
 
 const echo = (ran: unknown[]): GatedTool => ({

@@ -2,12 +2,12 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { ToolOutcome } from '../../src/contract/tool-outcome.js';
 import { isTempFileName } from '../../src/fs/atomic-write.js';
 import { openDirectoryInside } from '../../src/fs/dir-handle.js';
 import { isStaleTempFile, STALE_AFTER_MS, sweepStaleTempFiles } from '../../src/fs/stale-temp-files.js';
 import { Sandbox } from '../../src/sandbox/sandbox.js';
 import { FileSystemToolset } from '../../src/tools/filesystem-toolset.js';
-import type { ToolOutcome } from '../../src/tools/types.js';
 import { tempDir } from '../helpers/temp-project.js';
 
 /** The pid of a process that has already exited. */

@@ -1,4 +1,4 @@
-import { SandboxError } from '../../src/sandbox/errors.js';
+import { SandboxError } from '../../src/contract/errors.js';
 
 /** The SandboxError code `fn` throws, or 'ok' when it does not throw. */
 export function codeOf(fn: () => unknown): string {

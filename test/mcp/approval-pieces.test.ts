@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ApprovalRequest } from '../../src/approval/types.js';
+import type { ApprovalRequest } from '../../src/contract/approval-types.js';
 import { compilePolicy } from '../../src/mcp/approval-policy.js';
 import { approvalElicitation, CANCELLED_NOTE, decisionFromElicitation } from '../../src/mcp/elicitation.js';
 import { ApprovalUnavailable, denyFallback, ttyFallback } from '../../src/mcp/fallback-approval.js';

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { SandboxError } from '../../src/contract/errors.js';
 import { loadSetup } from '../../src/mcp/cli/load-config.js';
 import { parseArgs } from '../../src/mcp/cli/parse-args.js';
-import { SandboxError } from '../../src/sandbox/errors.js';
 import { tempDir } from '../helpers/temp-project.js';
 
 const setup = (argv: string[], cwd: string) => loadSetup(parseArgs(['mcp', ...argv]), cwd);

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ErrorCode, SandboxError } from '../../src/sandbox/errors.js';
+import { type ErrorCode, SandboxError } from '../../src/contract/errors.js';
 import { isInsideRoot } from '../../src/sandbox/real-path.js';
 import { Sandbox } from '../../src/sandbox/sandbox.js';
 import { FileSystemToolset } from '../../src/tools/filesystem-toolset.js';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ERROR_CODES, SandboxConfigError, SandboxError } from '../../src/sandbox/errors.js';
+import { ERROR_CODES, SandboxConfigError, SandboxError } from '../../src/contract/errors.js';
 import { Sandbox } from '../../src/sandbox/sandbox.js';
 import { tempDir } from '../helpers/temp-project.js';
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { SandboxError } from '../../src/sandbox/errors.js';
+import type { SandboxError } from '../../src/contract/errors.js';
 import { Sandbox } from '../../src/sandbox/sandbox.js';
 import { codeOf } from '../helpers/sandbox-code.js';
 import { tempDir } from '../helpers/temp-project.js';

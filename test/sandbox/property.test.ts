@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SandboxError } from '../../src/sandbox/errors.js';
+import { SandboxError } from '../../src/contract/errors.js';
 import { isInsideRoot } from '../../src/sandbox/real-path.js';
 import { attackFixture } from './attack-fixture.js';
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ApprovalMemory } from '../../src/approval/approval-memory.js';
 import { ApprovalToolset } from '../../src/approval/approval-toolset.js';
 import { ApprovalAborted } from '../../src/approval/errors.js';
-import type { ApprovalRequest } from '../../src/approval/types.js';
+import type { ApprovalRequest } from '../../src/contract/approval-types.js';
 import { NON_TTY_NOTE, terminalApprover } from '../../src/terminal/terminal-approver.js';
 import { read } from '../helpers/temp-project.js';
 import { project } from '../tools/fixture.js';

@@ -1,4 +1,4 @@
-import type { ApprovalRequest } from '../../src/approval/types.js';
+import type { ApprovalRequest } from '../../src/contract/approval-types.js';
 
 /** A small generic approval request, numbered so a test can tell its prompts apart. */
 export const deployRequest = (n: number): ApprovalRequest => ({

@@ -3,7 +3,7 @@ import path from 'node:path';
 import kleur from 'kleur';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApprovalAborted } from '../../src/approval/errors.js';
-import type { ApprovalRequest } from '../../src/approval/types.js';
+import type { ApprovalRequest } from '../../src/contract/approval-types.js';
 import { terminalApprover } from '../../src/terminal/terminal-approver.js';
 import { tempDir } from '../helpers/temp-project.js';
 import { project } from '../tools/fixture.js';

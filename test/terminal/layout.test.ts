@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ApprovalPayload } from '../../src/approval/payloads.js';
+import type { ApprovalPayload } from '../../src/contract/payloads.js';
 import { diffLineSource, renderDiff } from '../../src/terminal/diff-view.js';
 import { KeyReader } from '../../src/terminal/key-reader.js';
 import { runPager } from '../../src/terminal/pager.js';

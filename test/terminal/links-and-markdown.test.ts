@@ -1,8 +1,8 @@
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import type { ApprovalPayload } from '../../src/approval/payloads.js';
-import type { ApprovalRequest } from '../../src/approval/types.js';
+import type { ApprovalRequest } from '../../src/contract/approval-types.js';
+import type { ApprovalPayload } from '../../src/contract/payloads.js';
 import { fenceFor, payloadText } from '../../src/mcp/payload-text.js';
 import { PayloadView } from '../../src/react/index.js';
 import { allLines } from '../../src/terminal/diff-view.js';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ApprovalPayload } from '../../src/approval/payloads.js';
-import type { ApprovalRequest } from '../../src/approval/types.js';
+import type { ApprovalRequest } from '../../src/contract/approval-types.js';
+import type { ApprovalPayload } from '../../src/contract/payloads.js';
 import { allLines } from '../../src/terminal/diff-view.js';
 import { renderPayload } from '../../src/terminal/render-payload.js';
 import { colorWanted, createStyle, screenWanted, stripAnsi } from '../../src/terminal/style.js';

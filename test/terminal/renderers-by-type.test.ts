@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ApprovalPayload } from '../../src/approval/payloads.js';
+import type { ApprovalPayload } from '../../src/contract/payloads.js';
 import { allLines } from '../../src/terminal/diff-view.js';
 import { renderPayload } from '../../src/terminal/render-payload.js';
 import { colorWanted, createStyle, stripAnsi } from '../../src/terminal/style.js';

@@ -1,7 +1,7 @@
+import type { ToolOutcome } from '../../src/contract/tool-outcome.js';
 import type { MountOptions } from '../../src/sandbox/config.js';
 import { Sandbox } from '../../src/sandbox/sandbox.js';
 import { FileSystemToolset } from '../../src/tools/filesystem-toolset.js';
-import type { ToolOutcome } from '../../src/tools/types.js';
 import { tempDir } from '../helpers/temp-project.js';
 
 /** A toolset over one rw mount at "/" on a fresh temp dir. */

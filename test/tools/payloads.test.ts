@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ApprovalPayloadSchema } from '../../src/approval/payloads.js';
+import { ApprovalPayloadSchema } from '../../src/contract/payloads.js';
 import { Sandbox } from '../../src/sandbox/sandbox.js';
 import { FileSystemToolset } from '../../src/tools/filesystem-toolset.js';
 import { read, tempDir } from '../helpers/temp-project.js';

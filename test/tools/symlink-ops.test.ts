@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ApprovalToolset } from '../../src/approval/approval-toolset.js';
-import type { ApprovalPayload } from '../../src/approval/payloads.js';
+import type { ApprovalPayload } from '../../src/contract/payloads.js';
 import { read } from '../helpers/temp-project.js';
 import { err, ok, project } from './fixture.js';
 

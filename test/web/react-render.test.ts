@@ -1,7 +1,7 @@
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import type { ApprovalPayload } from '../../src/approval/payloads.js';
+import type { ApprovalPayload } from '../../src/contract/payloads.js';
 import { diffRows, diffSegments } from '../../src/react/diff-rows.js';
 import { MessageApprovals, PayloadView } from '../../src/react/index.js';
 import { project } from '../tools/fixture.js';

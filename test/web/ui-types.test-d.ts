@@ -1,7 +1,7 @@
 import type { InferUIMessageChunk, UIMessage } from 'ai';
 import { describe, expectTypeOf, it } from 'vitest';
 import type { SandboxApprovalData, SandboxDataParts, SandboxUIMessage } from '../../adapters/ai-sdk.js';
-import type { ApprovalPayload } from '../../src/approval/payloads.js';
+import type { ApprovalPayload } from '../../src/contract/payloads.js';
 
 describe('data-sandbox-approval typing', () => {
   it('a SandboxUIMessage part narrows to the typed payload', () => {

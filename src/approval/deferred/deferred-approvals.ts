@@ -1,10 +1,10 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import type { ToolErrorInfo } from '../../tools/types.js';
+import type { CallTargets } from '../../contract/approval-types.js';
+import type { ApprovalPayload } from '../../contract/payloads.js';
+import type { ToolErrorInfo } from '../../contract/tool-outcome.js';
 import { type ApprovalBinding, createBinding } from '../approval-binding.js';
 import { captureArguments } from '../call-arguments.js';
 import { canonicalJson } from '../canonical-json.js';
-import type { ApprovalPayload } from '../payloads.js';
-import type { CallTargets } from '../types.js';
 import { MemoryDeferredStore } from './memory-store.js';
 import {
   type DeferredApprovalRecord,

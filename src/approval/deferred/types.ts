@@ -1,5 +1,5 @@
+import type { ApprovalPayload } from '../../contract/payloads.js';
 import type { ApprovalBinding } from '../approval-binding.js';
-import type { ApprovalPayload } from '../payloads.js';
 
 /**
  * One approval asked now and answered later (maybe in another process): what

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { SandboxError } from '../../sandbox/errors.js';
+import { SandboxError } from '../../contract/errors.js';
 import { FileSystemToolset } from '../../tools/filesystem-toolset.js';
 import { createMcpServer } from '../create-mcp-server.js';
 import { messageLimitFor, SizedStdioServerTransport } from '../sized-stdio-transport.js';

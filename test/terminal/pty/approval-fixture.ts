@@ -3,7 +3,7 @@
 // agent is between tool calls), and appends each decision to RESULT_FILE as a JSON line.
 import fs from 'node:fs';
 import { createTwoFilesPatch } from 'diff';
-import type { ApprovalRequest } from '../../../src/approval/types.js';
+import type { ApprovalRequest } from '../../../src/contract/approval-types.js';
 import { terminalApprover } from '../../../src/terminal/terminal-approver.js';
 import { deployRequest } from '../deploy-request.js';
 

@@ -1,5 +1,5 @@
-import type { ErrorCode } from '../sandbox/errors.js';
-import type { FileTarget } from '../sandbox/target.js';
+import type { ErrorCode } from './errors.js';
+import type { FileTarget } from './file-target.js';
 import type { ApprovalPayload } from './payloads.js';
 
 /**
@@ -38,6 +38,9 @@ export const ApprovalResult = {
   needsApproval: (payload: ApprovalPayload, targets?: CallTargets): ApprovalResult =>
     targets ? { status: 'needs_approval', payload, targets } : { status: 'needs_approval', payload },
 } as const;
+
+/** Per-tool approval configuration, by tool name: `{ read_file: { preApproved: true } }`. */
+export type ApprovalConfig = Record<string, { preApproved?: boolean } | undefined>;
 
 export type RememberScopeName = 'call' | 'file' | 'mount' | 'tool';
 export interface RememberScope {

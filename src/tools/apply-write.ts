@@ -1,6 +1,6 @@
-import type { ApprovalPayload } from '../approval/payloads.js';
-import { ApprovalResult } from '../approval/types.js';
-import { SandboxError } from '../sandbox/errors.js';
+import { ApprovalResult } from '../contract/approval-types.js';
+import { SandboxError } from '../contract/errors.js';
+import type { ApprovalPayload } from '../contract/payloads.js';
 import type { ResolvedPath } from '../sandbox/sandbox.js';
 import { fileTargetOf } from '../sandbox/target.js';
 import { type LoadedFile, loadFile, saveFile, withLock } from './file-io.js';
