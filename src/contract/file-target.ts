@@ -13,6 +13,8 @@ export interface FileTarget {
   mount: string;
   /** `dev:ino` of the file (of the link itself for a link the call acts on); for a missing file, of its deepest existing directory plus the rest of the path. */
   identity: string;
-  /** `dev:ino` of the directory holding the file, plus its name: stays the same when the file is rewritten atomically, so remembered decisions key on it. */
+  /** `dev:ino` of the directory holding the file, plus its name: stays the same when the file is rewritten atomically (a new inode), so remembered decisions and rebase chains key on it. */
   slot: string;
+  /** Birth time (ns) of the entry when the file system reports it: an inode number reused by a new file or link is not the same file. */
+  born?: string;
 }

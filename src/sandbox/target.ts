@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { SandboxError } from '../contract/errors.js';
+import type { FileTarget } from '../contract/file-target.js';
 import type { Mount } from './config.js';
 import { isInsideRoot } from './real-path.js';
 import type { AccessKind, Sandbox } from './sandbox.js';
@@ -85,22 +86,7 @@ export function checkTargetPolicy(
  * execution: a file or a parent directory swapped during the prompt (for a link,
  * or for another file with the same bytes) no longer matches.
  */
-export interface FileTarget {
-  /** The virtual path named in the call. */
-  name: string;
-  /** The real virtual path after links. */
-  path: string;
-  /** Links followed (virtual paths). */
-  via: string[];
-  /** Mount point of the real path (its mount's policies and scopes apply). */
-  mount: string;
-  /** `dev:ino` of the file (of the link itself for a link the call acts on); for a missing file, of its deepest existing directory plus the rest of the path. */
-  identity: string;
-  /** `dev:ino` of the directory holding the file, plus its name: stays the same when the file is rewritten atomically (a new inode), so remembered decisions and rebase chains key on it. */
-  slot: string;
-  /** Birth time (ns) of the entry when the file system reports it: an inode number reused by a new file or link is not the same file. */
-  born?: string;
-}
+export type { FileTarget };
 
 function devIno(stat: fs.Stats): string {
   return `${stat.dev}:${stat.ino}`;

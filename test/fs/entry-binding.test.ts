@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { SandboxError } from '../../src/contract/errors.js';
 import { isTempFileName, writeFileAtomic } from '../../src/fs/atomic-write.js';
 import type { EntryBinding } from '../../src/fs/entry-binding.js';
-import { SandboxError } from '../../src/sandbox/errors.js';
 import { tempDir } from '../helpers/temp-project.js';
 
 // writeFileAtomic with a binding: the held parent directory and the entry found in it

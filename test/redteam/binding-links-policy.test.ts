@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ApprovalToolset } from '../../src/approval/approval-toolset.js';
 import { approveAll } from '../../src/approval/policies.js';
-import type { ApprovalRequest } from '../../src/approval/types.js';
+import type { ApprovalRequest } from '../../src/contract/approval-types.js';
 import { Sandbox } from '../../src/sandbox/sandbox.js';
 import { FileSystemToolset } from '../../src/tools/filesystem-toolset.js';
 import { snapshot, tempDir } from '../helpers/temp-project.js';

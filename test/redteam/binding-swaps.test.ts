@@ -2,10 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ApprovalToolset } from '../../src/approval/approval-toolset.js';
-import type { ApprovalRequest } from '../../src/approval/types.js';
+import type { ApprovalRequest } from '../../src/contract/approval-types.js';
+import type { ToolOutcome } from '../../src/contract/tool-outcome.js';
 import { Sandbox } from '../../src/sandbox/sandbox.js';
 import { FileSystemToolset } from '../../src/tools/filesystem-toolset.js';
-import type { ToolOutcome } from '../../src/tools/types.js';
 import { snapshot, tempDir } from '../helpers/temp-project.js';
 
 function setup(files: Record<string, string>, mount: Record<string, unknown> = {}) {
