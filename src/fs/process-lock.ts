@@ -104,13 +104,17 @@ function bind(name: string): Promise<net.Server | false> {
 async function withSocketLock<T>(dir: string, key: string, fn: () => Promise<T>): Promise<T> {
   const salt = await saltOf(dir);
   const name = `\0sandbox-approval-${createHash('sha256').update(salt).update(key).digest('hex')}`;
-  let server: net.Server | false;
   // Poll with capped backoff: the kernel frees the name the moment its holder lets go or dies.
-  for (let wait = 1; !(server = await bind(name)); wait = Math.min(wait * 2, 25)) await sleep(wait);
+  let server = await bind(name);
+  for (let wait = 1; !server; wait = Math.min(wait * 2, 25)) {
+    await sleep(wait);
+    server = await bind(name);
+  }
+  const held = server;
   try {
     return await fn();
   } finally {
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await new Promise<void>((resolve) => held.close(() => resolve()));
   }
 }
 

@@ -84,7 +84,10 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('cards never orphaned (Chromium)', () 
     await page.keyboard.press('a');
     await page.keyboard.press('a');
     await page.keyboard.press('Enter');
-    await card.getByRole('button', { name: 'Approve' }).click({ timeout: 500 }).catch(() => undefined);
+    await card
+      .getByRole('button', { name: 'Approve' })
+      .click({ timeout: 500 })
+      .catch(() => undefined);
     await page.getByTestId('sandbox-tool-status').filter({ hasText: '✓ write_file' }).waitFor();
     await page.waitForTimeout(1000);
     const body = await page.locator('body').innerText();

@@ -26,7 +26,13 @@ function setup(trials: number, content: string) {
   fs.mkdirSync(project);
   fs.mkdirSync(tmp);
   for (let t = 0; t < trials; t++) fs.writeFileSync(path.join(project, `f${t}.txt`), content);
-  return { root, tmp, project, store: path.join(root, 'store'), file: (t: number) => path.join(project, `f${t}.txt`) };
+  return {
+    root,
+    tmp,
+    project,
+    store: path.join(root, 'store'),
+    file: (t: number) => path.join(project, `f${t}.txt`),
+  };
 }
 
 /** Leaves genuinely dead-owner locks: a process takes them and is SIGKILLed. */
@@ -46,13 +52,21 @@ async function crashHolding(s: ReturnType<typeof setup>, keys: string[]) {
 }
 
 const storeKey = (s: ReturnType<typeof setup>, callId: string) =>
-  `deferred\0${path.join(s.store, `${createHash('sha256').update(canonicalJson(['chat-1', callId])).digest('hex')}.json`)}`;
+  `deferred\0${path.join(
+    s.store,
+    `${createHash('sha256')
+      .update(canonicalJson(['chat-1', callId]))
+      .digest('hex')}.json`,
+  )}`;
 
 async function race(s: ReturnType<typeof setup>, trials: unknown[], workers: number) {
   const barrier = path.join(s.root, 'barrier');
   fs.mkdirSync(barrier);
   const planFile = path.join(s.root, 'plan.json');
-  fs.writeFileSync(planFile, JSON.stringify({ project: s.project, store: s.store, trials, barrier, workers }));
+  fs.writeFileSync(
+    planFile,
+    JSON.stringify({ project: s.project, store: s.store, trials, barrier, workers }),
+  );
   const outs = await Promise.all(
     Array.from({ length: workers }, (_, w) =>
       run(process.execPath, ['--import', 'tsx', WORKER, planFile, String(w)], {
@@ -72,8 +86,17 @@ describe('after a crash left locks behind, racing server processes', () => {
     const trials = [];
     const keys: string[] = [];
     for (let t = 0; t < TRIALS; t++) {
-      const call = { toolName: 'edit_file', input: { path: `/f${t}.txt`, old_string: 'n = 0\n', new_string: 'n = 0\nadded\n' } };
-      const history = await askedHistory({ project: s.project, store: s.store, callId: `call-${t}`, call, approved: true });
+      const call = {
+        toolName: 'edit_file',
+        input: { path: `/f${t}.txt`, old_string: 'n = 0\n', new_string: 'n = 0\nadded\n' },
+      };
+      const history = await askedHistory({
+        project: s.project,
+        store: s.store,
+        callId: `call-${t}`,
+        call,
+        approved: true,
+      });
       trials.push({ calls: [{ history }] });
       keys.push(storeKey(s, `call-${t}`), s.file(t));
     }
@@ -83,7 +106,8 @@ describe('after a crash left locks behind, racing server processes', () => {
     for (let t = 0; t < TRIALS; t++) {
       const n = outs.filter((o) => applied(o[t])).length;
       const content = fs.readFileSync(s.file(t), 'utf8');
-      if (n !== 1 || content !== 'n = 0\nadded\n') bad.push(`trial ${t}: applied ${n}x, file ${JSON.stringify(content)}`);
+      if (n !== 1 || content !== 'n = 0\nadded\n')
+        bad.push(`trial ${t}: applied ${n}x, file ${JSON.stringify(content)}`);
     }
     expect(bad).toEqual([]);
   }, 300_000);
@@ -96,9 +120,14 @@ describe('after a crash left locks behind, racing server processes', () => {
     for (let t = 0; t < TRIALS; t++) {
       const calls = [];
       for (const v of ['a', 'b']) {
-        const call = { toolName: 'edit_file', input: { path: `/f${t}.txt`, old_string: `${v} = 0`, new_string: `${v} = 1` } };
+        const call = {
+          toolName: 'edit_file',
+          input: { path: `/f${t}.txt`, old_string: `${v} = 0`, new_string: `${v} = 1` },
+        };
         const callId = `call-${t}-${v}`;
-        calls.push({ history: await askedHistory({ project: s.project, store: s.store, callId, call, approved: true }) });
+        calls.push({
+          history: await askedHistory({ project: s.project, store: s.store, callId, call, approved: true }),
+        });
         keys.push(storeKey(s, callId));
       }
       trials.push({ calls });
@@ -112,7 +141,8 @@ describe('after a crash left locks behind, racing server processes', () => {
       const content = fs.readFileSync(s.file(t), 'utf8');
       const changes = (content.match(/= 1/g) ?? []).length;
       // Each success must be on disk: n applied ⇒ n changes.
-      if (n !== changes) bad.push(`trial ${t}: ${n} reported applied, ${changes} on disk: ${JSON.stringify(content)}`);
+      if (n !== changes)
+        bad.push(`trial ${t}: ${n} reported applied, ${changes} on disk: ${JSON.stringify(content)}`);
     }
     expect(bad).toEqual([]);
   }, 300_000);

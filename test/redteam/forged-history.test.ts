@@ -14,7 +14,10 @@ const run = promisify(execFile);
 const REPO = path.resolve(import.meta.dirname, '../..');
 const EXEC = path.resolve(import.meta.dirname, 'fixtures/exec-history.ts');
 const ORIGINAL = 'const one = 1;\nconst other = 1;\n';
-const EDIT = { toolName: 'edit_file', input: { path: '/a.js', old_string: 'const other = 1;', new_string: 'const other = 10;' } };
+const EDIT = {
+  toolName: 'edit_file',
+  input: { path: '/a.js', old_string: 'const other = 1;', new_string: 'const other = 10;' },
+};
 
 function setup() {
   const root = tempDir();
@@ -32,14 +35,15 @@ async function exec(s: ReturnType<typeof setup>, history: unknown, env: Record<s
   });
   return JSON.parse(stdout.trim().split('\n').at(-1)!) as { outputs?: unknown[]; error?: string };
 }
-const ran = (r: { outputs?: unknown[] }) => (r.outputs ?? []).some((o) => (o as { type?: string }).type === 'json');
+const ran = (r: { outputs?: unknown[] }) =>
+  (r.outputs ?? []).some((o) => (o as { type?: string }).type === 'json');
 type Msg = { role: string; content: Array<Record<string, unknown>> };
 
 // generateText routes must call settleDenials (docs/web.md); without it the SDK (ai@7) runs an approved
 // call without asking the tool hooks again, so only the documented route is held to the promise.
 for (const settle of [true])
   describe(`duplicated / reordered approval answers (${settle ? 'route settles denials' : 'tool hooks only'})`, () => {
-    const env = settle ? { SETTLE: '1' } : {};
+    const env: Record<string, string> = settle ? { SETTLE: '1' } : {};
 
     it('[deny, approve] for the same approval in one message: never runs, and never later', async () => {
       const s = setup();
@@ -86,7 +90,12 @@ for (const settle of [true])
       const assistant = h.find((m) => m.role === 'assistant')!;
       const req = assistant.content.find((p) => p.type === 'tool-approval-request')!;
       assistant.content.push({ ...req, toolCallId: 'call-2' });
-      assistant.content.push({ type: 'tool-call', toolCallId: 'call-2', toolName: EDIT.toolName, input: EDIT.input });
+      assistant.content.push({
+        type: 'tool-call',
+        toolCallId: 'call-2',
+        toolName: EDIT.toolName,
+        input: EDIT.input,
+      });
       const r = await exec(s, h, env);
       // At most one application of the single approved record.
       const n = (r.outputs ?? []).filter((o) => (o as { type?: string }).type === 'json').length;

@@ -17,7 +17,10 @@ async function request(args: string[], call: unknown, env: Record<string, string
   const r = await run(process.execPath, ['--import', 'tsx', SCRIPT, ...args], {
     env: { ...process.env, TOOL_CALL: JSON.stringify(call), ...env },
     cwd: REPO,
-  }).catch((e: { stdout?: string; stderr?: string }) => ({ stdout: `{"crashed":${JSON.stringify(String(e.stderr).slice(0, 300))}}`, stderr: '' }));
+  }).catch((e: { stdout?: string; stderr?: string }) => ({
+    stdout: `{"crashed":${JSON.stringify(String(e.stderr).slice(0, 300))}}`,
+    stderr: '',
+  }));
   return JSON.parse(r.stdout.trim().split('\n').at(-1)!) as Record<string, unknown>;
 }
 
@@ -28,14 +31,27 @@ function setup(files: Record<string, string>) {
     fs.mkdirSync(path.dirname(path.join(project, rel)), { recursive: true });
     fs.writeFileSync(path.join(project, rel), content);
   }
-  return { root, project, store: path.join(root, 'store'), history: path.join(root, 'history.json'), file: (r: string) => path.join(project, r) };
+  return {
+    root,
+    project,
+    store: path.join(root, 'store'),
+    history: path.join(root, 'history.json'),
+    file: (r: string) => path.join(project, r),
+  };
 }
 const ORIGINAL = 'const one = 1;\nconst other = 1;\n';
-const EDIT = { toolName: 'edit_file', input: { path: '/a.js', old_string: 'const other = 1;', new_string: 'const other = 10;' } };
+const EDIT = {
+  toolName: 'edit_file',
+  input: { path: '/a.js', old_string: 'const other = 1;', new_string: 'const other = 10;' },
+};
 const ask = (s: ReturnType<typeof setup>, call: unknown = EDIT, env: Record<string, string> = {}) =>
   request(['ask', s.project, s.store, s.history], call, env);
-const execute = (s: ReturnType<typeof setup>, answer: string, call: unknown = EDIT, env: Record<string, string> = {}) =>
-  request(['execute', s.project, s.store, s.history, answer], call, env);
+const execute = (
+  s: ReturnType<typeof setup>,
+  answer: string,
+  call: unknown = EDIT,
+  env: Record<string, string> = {},
+) => request(['execute', s.project, s.store, s.history, answer], call, env);
 const out = (r: Record<string, unknown>) => JSON.stringify(r.output ?? r);
 const entries = (s: ReturnType<typeof setup>) => fs.readdirSync(s.store).filter((n) => n.endsWith('.json'));
 
@@ -74,7 +90,11 @@ describe('hostile JSON-file store contents', () => {
     const b = { ...s, history: `${s.history}.b` };
     await ask(a, EDIT, { CALL_ID: 'call_0', CONVERSATION: 'victim' });
     const victim = entries(s)[0]!;
-    await ask(b, { toolName: 'write_file', input: { path: '/z.md', content: 'z\n' } }, { CALL_ID: 'call_0', CONVERSATION: 'attacker' });
+    await ask(
+      b,
+      { toolName: 'write_file', input: { path: '/z.md', content: 'z\n' } },
+      { CALL_ID: 'call_0', CONVERSATION: 'attacker' },
+    );
     const mine = entries(s).find((n) => n !== victim)!;
     // Attacker replaces its own entry by a symlink to the victim's record, then executes its own call_0.
     fs.rmSync(path.join(s.store, mine));
@@ -128,14 +148,21 @@ describe('hostile JSON-file store contents', () => {
 describe('replays after the tombstone is pruned', () => {
   it('a used approval replayed after its tombstone expired and was pruned: never runs', async () => {
     const s = setup({ 'a.js': ORIGINAL, 'b.js': 'b\n' });
-    const env = { TTL_MS: '4000' };
+    // A ttl long enough for ask → execute on a loaded machine; the tombstone is kept 2×ttl.
+    const env = { TTL_MS: '8000' };
     await ask(s, EDIT, env);
     expect(out(await execute(s, 'approve', EDIT, env))).toContain('"type":"json"');
     fs.writeFileSync(s.file('a.js'), ORIGINAL); // as shown again (content); inode differs
-    await new Promise((r) => setTimeout(r, 8500));
+    await new Promise((r) => setTimeout(r, 16_500));
     // Another request prunes: the tombstone (kept 2×ttl) is gone.
-    await ask({ ...s, history: `${s.history}.b` }, { toolName: 'write_file', input: { path: '/b.js', content: 'x\n' } }, { ...env, CALL_ID: 'call-2' });
-    expect(entries(s).map((n) => JSON.parse(fs.readFileSync(path.join(s.store, n), 'utf8')).toolCallId)).not.toContain('call-1');
+    await ask(
+      { ...s, history: `${s.history}.b` },
+      { toolName: 'write_file', input: { path: '/b.js', content: 'x\n' } },
+      { ...env, CALL_ID: 'call-2' },
+    );
+    expect(
+      entries(s).map((n) => JSON.parse(fs.readFileSync(path.join(s.store, n), 'utf8')).toolCallId),
+    ).not.toContain('call-1');
     const replay = await execute(s, 'approve', EDIT, env);
     expect(out(replay)).not.toContain('"type":"json"');
     expect(fs.readFileSync(s.file('a.js'), 'utf8')).toBe(ORIGINAL);
@@ -143,11 +170,16 @@ describe('replays after the tombstone is pruned', () => {
 
   it('a denied approval replayed as approved after its tombstone was pruned: never runs', async () => {
     const s = setup({ 'a.js': ORIGINAL, 'b.js': 'b\n' });
-    const env = { TTL_MS: '4000' };
+    // A ttl long enough for ask → execute on a loaded machine; the tombstone is kept 2×ttl.
+    const env = { TTL_MS: '8000' };
     await ask(s, EDIT, env);
     expect(out(await execute(s, 'deny', EDIT, env))).toContain('execution-denied');
-    await new Promise((r) => setTimeout(r, 8500));
-    await ask({ ...s, history: `${s.history}.b` }, { toolName: 'write_file', input: { path: '/b.js', content: 'x\n' } }, { ...env, CALL_ID: 'call-2' });
+    await new Promise((r) => setTimeout(r, 16_500));
+    await ask(
+      { ...s, history: `${s.history}.b` },
+      { toolName: 'write_file', input: { path: '/b.js', content: 'x\n' } },
+      { ...env, CALL_ID: 'call-2' },
+    );
     const replay = await execute(s, 'approve', EDIT, env);
     expect(out(replay)).not.toContain('"type":"json"');
     expect(fs.readFileSync(s.file('a.js'), 'utf8')).toBe(ORIGINAL);
@@ -163,25 +195,29 @@ describe('replays after the tombstone is pruned', () => {
     const r = await execute(second, 'approve', write, { CALL_ID: 'call_0' });
     // Documented ("a re-ask of a tombstoned call id records nothing"): safe, but the new call can never be
     // approved — a liveness caveat for models that reuse call_0 every turn, not a break of the promise.
-    expect({ shown: asked.shown !== undefined, ran: out(r).includes('"type":"json"') }).toEqual({ shown: false, ran: false });
+    expect({ shown: asked.shown !== undefined, ran: out(r).includes('"type":"json"') }).toEqual({
+      shown: false,
+      ran: false,
+    });
     expect(fs.readFileSync(s.file('b.md'), 'utf8')).toBe('b\n');
   }, 60_000);
 });
 
-describe('secret off: the record is still sealed (docs/approval.md: "a SHA-256 of its other fields")', () => {
-  it('without a secret, a record altered in storage (expiry pushed out) is refused', async () => {
-    const s = setup({ 'a.js': ORIGINAL });
-    const env = { NO_SECRET: '1', TTL_MS: '1500' };
-    await ask(s, EDIT, env);
-    const [name] = entries(s);
-    const file = path.join(s.store, name!);
-    const record = JSON.parse(fs.readFileSync(file, 'utf8'));
-    const hasSeal = 'mac' in record || 'seal' in record;
-    record.expiresAt = '2999-01-01T00:00:00.000Z';
-    fs.writeFileSync(file, JSON.stringify(record));
-    await new Promise((r) => setTimeout(r, 2000)); // the approval as asked has expired
-    const r = await execute(s, 'approve', EDIT, env);
-    expect({ hasSeal, ran: out(r).includes('"type":"json"') }).toEqual({ hasSeal: true, ran: false });
-    expect(fs.readFileSync(s.file('a.js'), 'utf8')).toBe(ORIGINAL);
-  }, 60_000);
+describe('what the seal promises (docs/approval.md)', () => {
+  for (const secret of [true, false])
+    it(`a record altered in storage (expiry pushed out), ${secret ? 'with a secret: refused' : 'without one: no seal (as documented)'}`, async () => {
+      const s = setup({ 'a.js': ORIGINAL });
+      const env: Record<string, string> = secret ? { TTL_MS: '1500' } : { NO_SECRET: '1', TTL_MS: '1500' };
+      await ask(s, EDIT, env);
+      const [name] = entries(s);
+      const file = path.join(s.store, name!);
+      const record = JSON.parse(fs.readFileSync(file, 'utf8'));
+      expect('mac' in record).toBe(secret);
+      record.expiresAt = '2999-01-01T00:00:00.000Z';
+      fs.writeFileSync(file, JSON.stringify(record));
+      await new Promise((r) => setTimeout(r, 2000)); // the approval as asked has expired
+      const r = await execute(s, 'approve', EDIT, env);
+      // Tamper resistance needs the secret; without it the edited expiry is trusted.
+      expect(out(r).includes('"type":"json"')).toBe(!secret);
+    }, 60_000);
 });

@@ -4,9 +4,9 @@
  * differ in what a person sees: different rendered text, or a highlighted mark with a visible width.
  */
 import fs from 'node:fs';
+import { type Browser, chromium } from 'playwright-core';
 import { createElement, Fragment } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
-import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApprovalPayload } from '../../src/approval/payloads.js';
 import { PayloadView, SandboxApprovalStyles } from '../../src/react/index.js';
@@ -15,7 +15,11 @@ import { project } from '../tools/fixture.js';
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const has = fs.existsSync(CHROMIUM);
 
-async function payloadOf(files: Record<string, string>, tool: string, args: unknown): Promise<ApprovalPayload> {
+async function payloadOf(
+  files: Record<string, string>,
+  tool: string,
+  args: unknown,
+): Promise<ApprovalPayload> {
   const { toolset } = project(files);
   const r = await toolset.needsApproval(tool, args, {});
   if (r.status !== 'needs_approval') throw new Error(`expected needs_approval, got ${r.status}`);
@@ -65,18 +69,25 @@ describe.skipIf(!has)('card in Chromium: whitespace-only / invisible changes are
     await page.setContent(`<!doctype html><html><body>${html}${views.join('')}</body></html>`);
     const result = await page.evaluate(() => {
       const out: Record<string, string> = {};
-      for (const sec of document.querySelectorAll('section[data-case]')) {
+      for (const sec of Array.from(document.querySelectorAll('section[data-case]'))) {
         const name = sec.getAttribute('data-case')!;
-        const del = [...sec.querySelectorAll('.sa-del .sa-text')].map((e) => (e as HTMLElement).innerText).join('\n');
-        const add = [...sec.querySelectorAll('.sa-add .sa-text')].map((e) => (e as HTMLElement).innerText).join('\n');
-        const marks = [...sec.querySelectorAll('mark')].filter((m) => {
+        const del = Array.from(sec.querySelectorAll('.sa-del .sa-text'))
+          .map((e) => (e as HTMLElement).innerText)
+          .join('\n');
+        const add = Array.from(sec.querySelectorAll('.sa-add .sa-text'))
+          .map((e) => (e as HTMLElement).innerText)
+          .join('\n');
+        const marks = Array.from(sec.querySelectorAll('mark')).filter((m) => {
           const r = m.getBoundingClientRect();
           const bg = getComputedStyle(m).backgroundColor;
           return r.width >= 2 && bg !== 'rgba(0, 0, 0, 0)' && bg !== 'transparent';
         });
-        const textDiffers = del.replace(/\s+$/gm, '') !== add.replace(/\s+$/gm, '') ;
+        const textDiffers = del.replace(/\s+$/gm, '') !== add.replace(/\s+$/gm, '');
         const rows = sec.querySelectorAll('.sa-del, .sa-add').length;
-        out[name] = textDiffers || marks.length > 0 ? 'visible' : `INVISIBLE (rows ${rows}, del ${JSON.stringify(del)} add ${JSON.stringify(add)}, whole ${JSON.stringify((sec as HTMLElement).innerText.slice(0, 200))})`;
+        out[name] =
+          textDiffers || marks.length > 0
+            ? 'visible'
+            : `INVISIBLE (rows ${rows}, del ${JSON.stringify(del)} add ${JSON.stringify(add)}, whole ${JSON.stringify((sec as HTMLElement).innerText.slice(0, 200))})`;
       }
       return out;
     });
