@@ -14,8 +14,10 @@ function App() {
   });
   const [input, setInput] = useState('');
   const composer = useRef<HTMLInputElement>(null);
-  // The composer waits while an approval is pending: a message sent past it would orphan the card.
-  const waiting = hasPendingApprovals(messages);
+  const busy = status === 'submitted' || status === 'streaming';
+  // The composer waits while an approval is pending, or approved but not run because its request failed
+  // (a message sent past either would orphan the card or leave a dangling approved call in the history).
+  const waiting = hasPendingApprovals(messages, { busy });
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (!input.trim() || waiting) return;
@@ -45,6 +47,12 @@ function App() {
               message={m}
               addToolApprovalResponse={addToolApprovalResponse}
               onAnswered={() => composer.current?.focus()}
+              busy={busy}
+              // Resends the history with the approval: the server runs it if it was never claimed.
+              onRetry={() => {
+                composer.current?.focus();
+                void sendMessage();
+              }}
             />
           ) : null}
         </div>
@@ -52,7 +60,7 @@ function App() {
       {error ? <div role="alert">Error: {error.message}</div> : null}
       {waiting ? (
         <p className="hint" data-testid="composer-waiting">
-          Answer the approval above before sending a new message.
+          Answer (or retry) the approval above before sending a new message.
         </p>
       ) : null}
       <form onSubmit={submit}>
@@ -63,7 +71,7 @@ function App() {
           onChange={(e) => setInput(e.target.value)}
           placeholder="Ask the agent…"
         />
-        <button type="submit" disabled={waiting || status === 'streaming' || status === 'submitted'}>
+        <button type="submit" disabled={waiting || busy}>
           Send
         </button>
       </form>

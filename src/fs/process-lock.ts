@@ -1,98 +1,36 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { withLockFile } from './process-lock-file.js';
 
 /**
- * A lock shared by every process of this user on this machine, by key: a lock
- * file created atomically (link() of a complete temp file: it appears whole or
- * not at all) holding its owner's pid, process start time and a random token.
+ * A lock shared by every process of this user on this machine, by key.
  *
- * Lock files live in `<os.tmpdir()>/sandbox-approval-locks-<uid>/` (mode 0700),
- * named by the SHA-256 of the key: never inside a mounted directory, so they do
- * not show in list_files nor trip suffix rules, and keys never become paths.
+ * On Linux it is a kernel-held mutex: an abstract-namespace UNIX socket bound
+ * to a name derived from the key. Binding is atomic (EADDRINUSE = held), and
+ * the kernel frees the name when its holder closes it, exits or is SIGKILLed,
+ * so no lock is ever left behind and nothing needs "breaking". The name is an
+ * HMAC of the key under a per-user secret salt kept 0600 in the private lock
+ * directory, so another user cannot squat it. Limits: one machine, one network
+ * namespace (containers with their own namespace do not see each other's names).
  *
- * Crash-safe: a lock whose owner is gone (no such pid, or a pid reused by a
- * process started at another time) is broken. Breaking is serialised by a
- * marker named after the dead owner's token (O_EXCL), so two processes never
- * both break one lock, and a token never comes back once its lock is removed.
+ * Elsewhere a lock file is the fallback (process-lock-file.ts), with a small
+ * documented race when a dead owner's lock is broken.
+ *
+ * The lock directory is `<os.tmpdir()>/sandbox-approval-locks-<uid>/` (0700):
+ * never inside a mounted directory, and keys never become paths.
  * Written here rather than taken from proper-lockfile: that one detects stale
- * locks by mtime (a holder must refresh it on a timer, and a stalled event loop
- * lets a second holder in); the owner's liveness is exact on one machine.
+ * locks by mtime (a stalled event loop lets a second holder in).
  */
 
 let directory: string | undefined;
 
-/** Where lock files live (created on first use, private to this user). */
+/** Where lock files and the salt live (created on first use, private to this user). */
 export function lockDirectory(): string {
   directory ??= path.join(os.tmpdir(), `sandbox-approval-locks-${process.getuid?.() ?? 'user'}`);
   return directory;
-}
-
-const ME = `${process.pid} ${startTimeOf(process.pid)}`;
-
-/** The process's start time in clock ticks since boot (Linux); '' where /proc is missing. */
-function startTimeOf(pid: number): string {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command name (which may hold spaces and parentheses); starttime is field 22.
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? '';
-  } catch {
-    return '';
-  }
-}
-
-/** Whether the owner written in a lock file ("pid starttime token") still runs. */
-function ownerAlive(owner: string): boolean {
-  const [pidText, start] = owner.split(' ');
-  const pid = Number(pidText);
-  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
-  }
-  // Same pid, other start time: the owner died and its pid was reused.
-  const now = startTimeOf(pid);
-  return !start || !now || start === now;
-}
-
-async function readOwner(file: string): Promise<string | undefined> {
-  try {
-    return await fs.readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
-}
-
-/** Removes `file` if it still holds `owner` (a dead one); at most one process does this per owner. */
-async function breakStale(file: string, owner: string): Promise<void> {
-  const token = owner.split(' ')[2] ?? '';
-  if (!/^[0-9a-f]{32}$/.test(token)) {
-    // Not written by this module (or torn by hand): replace it as a dead owner.
-    await fs.rm(file, { force: true });
-    return;
-  }
-  const marker = `${file}.break-${token}`;
-  try {
-    await fs.writeFile(marker, ME, { flag: 'wx', mode: 0o600 });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
-      // Another process is breaking it; a marker left by a breaker that died is cleared.
-      const breaker = await readOwner(marker);
-      if (breaker !== undefined && !ownerAlive(breaker)) await fs.rm(marker, { force: true });
-      return;
-    }
-    throw error;
-  }
-  try {
-    // Only the marker's holder removes a lock holding this token, and no new lock reuses it.
-    if ((await readOwner(file)) === owner) await fs.rm(file, { force: true });
-  } finally {
-    await fs.rm(marker, { force: true });
-  }
 }
 
 let checked: string | undefined;
@@ -110,34 +48,79 @@ async function ensureDirectory(): Promise<string> {
   return dir;
 }
 
+const salts = new Map<string, Promise<Buffer>>();
+
+/** The per-user secret salt (32 random bytes, 0600), created whole once by whichever process comes first. */
+function saltOf(dir: string): Promise<Buffer> {
+  let salt = salts.get(dir);
+  if (!salt) {
+    salt = (async () => {
+      const file = path.join(dir, 'salt');
+      const temp = `${file}.${randomBytes(8).toString('hex')}.tmp`;
+      await fs.writeFile(temp, randomBytes(32), { mode: 0o600 });
+      // link(): the salt appears complete or not at all; the loser reads the winner's.
+      await fs.link(temp, file).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'EEXIST') throw error;
+      });
+      await fs.rm(temp, { force: true });
+      const stat = await fs.lstat(file);
+      const uid = process.getuid?.();
+      if (!stat.isFile() || (uid !== undefined && stat.uid !== uid) || (stat.mode & 0o077) !== 0)
+        throw new Error(`lock salt ${file} is not a private file of this user`);
+      const bytes = await fs.readFile(file);
+      if (bytes.length !== 32) throw new Error(`lock salt ${file} is malformed`);
+      return bytes;
+    })();
+    salts.set(dir, salt);
+    salt.catch(() => salts.delete(dir));
+  }
+  return salt;
+}
+
+/** Whether abstract UNIX socket names exist here (Linux); overridable to test the fallback. */
+function useSockets(): boolean {
+  const forced = process.env.SANDBOX_APPROVAL_LOCK;
+  if (forced === 'file') return false;
+  return process.platform === 'linux';
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Holds the cross-process lock of `key` while `fn` runs (waits for other holders, breaks dead ones). */
-export async function withProcessLock<T>(key: string, fn: () => Promise<T>): Promise<T> {
-  const dir = await ensureDirectory();
-  const file = path.join(dir, `${createHash('sha256').update(key).digest('hex')}.lock`);
-  const owner = `${ME} ${randomBytes(16).toString('hex')}`;
-  const temp = `${file}.${randomBytes(8).toString('hex')}.tmp`;
-  await fs.writeFile(temp, owner, { mode: 0o600 });
-  try {
-    for (let wait = 1; ; wait = Math.min(wait * 2, 25)) {
-      try {
-        await fs.link(temp, file);
-        break;
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      }
-      const held = await readOwner(file);
-      if (held !== undefined && !ownerAlive(held)) await breakStale(file, held);
-      else await sleep(wait);
-    }
-  } finally {
-    await fs.rm(temp, { force: true });
+/** Binds the abstract name; false when another process holds it. */
+function bind(name: string): Promise<net.Server | false> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer((socket) => socket.destroy());
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      error.code === 'EADDRINUSE' ? resolve(false) : reject(error),
+    );
+    server.listen({ path: name, exclusive: true }, () => {
+      // The lock must not keep a process alive, nor stop it from exiting.
+      server.unref();
+      resolve(server);
+    });
+  });
+}
+
+async function withSocketLock<T>(dir: string, key: string, fn: () => Promise<T>): Promise<T> {
+  const salt = await saltOf(dir);
+  const name = `\0sandbox-approval-${createHash('sha256').update(salt).update(key).digest('hex')}`;
+  // Poll with capped backoff: the kernel frees the name the moment its holder lets go or dies.
+  let server = await bind(name);
+  for (let wait = 1; !server; wait = Math.min(wait * 2, 25)) {
+    await sleep(wait);
+    server = await bind(name);
   }
+  const held = server;
   try {
     return await fn();
   } finally {
-    // Release only our own lock (a lock wrongly broken by hand is left to its new owner).
-    if ((await readOwner(file)) === owner) await fs.rm(file, { force: true });
+    await new Promise<void>((resolve) => held.close(() => resolve()));
   }
+}
+
+/** Holds the cross-process lock of `key` while `fn` runs (waits for other holders). */
+export async function withProcessLock<T>(key: string, fn: () => Promise<T>): Promise<T> {
+  const dir = await ensureDirectory();
+  if (useSockets()) return withSocketLock(dir, key, fn);
+  return withLockFile(path.join(dir, `${createHash('sha256').update(key).digest('hex')}.lock`), fn);
 }

@@ -26,8 +26,23 @@ const isToolPart = (p: { type: string }): p is ToolPartLike =>
  */
 export function hasPendingApprovals(
   messages: ReadonlyArray<{ parts: ReadonlyArray<{ type: string }> }>,
+  options: {
+    /**
+     * Whether a chat request is in flight. When not, an approved call with no result did not run (its
+     * request failed) and counts as pending too: a new message past it would carry a dangling approved
+     * call that every later request fails on. Resend it (`sendMessage()`) instead.
+     */
+    busy?: boolean;
+  } = {},
 ): boolean {
-  return messages.some((m) => m.parts.some((p) => isToolPart(p) && p.state === 'approval-requested'));
+  return messages.some((m) =>
+    m.parts.some(
+      (p) =>
+        isToolPart(p) &&
+        (p.state === 'approval-requested' ||
+          (options.busy === false && p.state === 'approval-responded' && p.approval?.approved === true)),
+    ),
+  );
 }
 
 /**
@@ -47,6 +62,10 @@ export function MessageApprovals(props: {
    * away; a next pending card takes focus itself when `autoFocus` is on).
    */
   onAnswered?: () => void;
+  /** Whether a chat request is in flight (see ToolApprovalPart): an approved call not run shows Retry. */
+  busy?: boolean;
+  /** Resends the approvals after a failed request (useChat's `sendMessage()` with no message). */
+  onRetry?: () => void;
 }): ReactElement {
   const data = approvalDataOf(props.message.parts);
   let first = props.autoFocus ?? true;
@@ -64,6 +83,8 @@ export function MessageApprovals(props: {
             addToolApprovalResponse={props.addToolApprovalResponse}
             autoFocus={focus}
             {...(props.onAnswered ? { onAnswered: props.onAnswered } : {})}
+            {...(props.busy !== undefined ? { busy: props.busy } : {})}
+            {...(props.onRetry ? { onRetry: props.onRetry } : {})}
           />
         );
       })}

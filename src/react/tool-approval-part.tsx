@@ -38,6 +38,13 @@ export function ToolApprovalPart(props: {
   autoFocus?: boolean;
   /** After the answer was handed to useChat (e.g. to give focus back to the composer). */
   onAnswered?: () => void;
+  /**
+   * Whether a chat request is in flight (useChat's status `submitted` or `streaming`). When false, an
+   * approved call without a result did not run (the request failed): it is shown so, with Retry.
+   */
+  busy?: boolean;
+  /** Resends the approval (e.g. useChat's `sendMessage()` with no message). */
+  onRetry?: () => void;
 }): ReactElement | null {
   const { part, data } = props;
   const [sent, setSent] = useState(false);
@@ -70,6 +77,18 @@ export function ToolApprovalPart(props: {
   const where = data ? ` ${visibleText(data.payload.path)}` : '';
   switch (part.state) {
     case 'approval-responded':
+      if (part.approval?.approved && props.busy === false)
+        return (
+          <Status kind="error" code="not_run">
+            Approved {name}
+            {where}, but it did not run: the request failed. Nothing was changed by it.{' '}
+            {props.onRetry ? (
+              <button type="button" className="sa-retry" onClick={props.onRetry}>
+                Retry
+              </button>
+            ) : null}
+          </Status>
+        );
       return (
         <Status kind={part.approval?.approved ? 'pending' : 'denied'}>
           {part.approval?.approved ? `Approved ${name}${where}; running…` : `Denied ${name}${where}`}

@@ -2,7 +2,7 @@ import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { withFileLock } from '../../src/fs/file-lock.js';
 import { lockDirectory } from '../../src/fs/process-lock.js';
 import { tempDir } from '../helpers/temp-project.js';
@@ -39,7 +39,11 @@ describe('cross-process file lock', () => {
     expect(await withFileLock(key, async () => 'acquired')).toBe('acquired');
   }, 60_000);
 
-  it('a lock file naming a process that does not exist (or garbage) is broken', async () => {
+  it('fallback: a lock file naming a process that does not exist (or garbage) is broken', async () => {
+    process.env.SANDBOX_APPROVAL_LOCK = 'file';
+    onTestFinished(() => {
+      delete process.env.SANDBOX_APPROVAL_LOCK;
+    });
     const key = `dead\0${tempDir()}`;
     // Find the lock file of the key by taking it once.
     const before = new Set(fs.readdirSync(lockDirectory()));
@@ -61,4 +65,14 @@ describe('cross-process file lock', () => {
     expect(stat.mode & 0o777).toBe(0o700);
     expect(lockDirectory().startsWith(path.resolve(REPO))).toBe(false);
   });
+
+  it.runIf(process.platform === 'linux')(
+    'socket names come from a private per-user salt (0600, 32 bytes)',
+    async () => {
+      await withFileLock(`salt:${tempDir()}`, async () => undefined);
+      const salt = fs.statSync(path.join(lockDirectory(), 'salt'));
+      expect(salt.mode & 0o777).toBe(0o600);
+      expect(salt.size).toBe(32);
+    },
+  );
 });

@@ -225,3 +225,42 @@ describe('deferred approvals in one process, fresh toolset per request', () => {
     );
   });
 });
+
+describe('json-file store: a restored record file never shadows its tombstone', () => {
+  it('for any settle state, restoring the old record file leaves get, putIfAbsent and settle on the tombstone', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom('claimed', 'denied', 'expired'),
+        fc.stringMatching(/^[0-9a-f]{64}$/),
+        async (state, raw) => {
+          const key = raw.toLowerCase();
+          const dir = path.join(tempDir(), 'store');
+          const store = new JsonFileDeferredStore(dir);
+          const at = new Date().toISOString();
+          const record = {
+            v: 1,
+            conversationId: 'c',
+            toolCallId: 't',
+            expiresAt: new Date(Date.now() + 60_000).toISOString(),
+          } as never;
+          await store.putIfAbsent(key, record);
+          const saved = fs.readFileSync(path.join(dir, `${key}.json`));
+          const tomb = {
+            v: 1,
+            state,
+            conversationId: 'c',
+            toolCallId: 't',
+            at,
+            keepUntil: new Date(Date.now() + 60_000).toISOString(),
+          } as const;
+          expect(await store.settle(key, tomb)).toEqual(record);
+          fs.writeFileSync(path.join(dir, `${key}.json`), saved); // the rollback
+          expect(await store.get(key)).toEqual(tomb);
+          expect(await store.putIfAbsent(key, record)).toEqual(tomb);
+          expect(await store.settle(key, tomb)).toBeUndefined();
+        },
+      ),
+      { numRuns: 20 },
+    );
+  });
+});

@@ -1,9 +1,10 @@
+import fc from 'fast-check';
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import type { ApprovalPayload } from '../../src/contract/payloads.js';
 import { diffRows, diffSegments } from '../../src/react/diff-rows.js';
-import { MessageApprovals, PayloadView } from '../../src/react/index.js';
+import { hasPendingApprovals, MessageApprovals, PayloadView } from '../../src/react/index.js';
 import { project } from '../tools/fixture.js';
 
 const html = (payload: ApprovalPayload) => renderToStaticMarkup(createElement(PayloadView, { payload }));
@@ -121,5 +122,57 @@ describe('MessageApprovals', () => {
     expect(out).toContain('Write: /a.txt');
     expect(out).toContain('Approve');
     expect(out).toContain('data-error-code="stale_approval"');
+  });
+});
+
+describe('approved calls whose request failed', () => {
+  const part = (state: string, approved?: boolean) => ({
+    type: 'tool-edit_file',
+    toolCallId: 'c1',
+    state,
+    input: {},
+    ...(approved === undefined ? {} : { approval: { id: 'a1', approved } }),
+  });
+  const states = [
+    'input-available',
+    'approval-requested',
+    'approval-responded',
+    'output-available',
+    'output-denied',
+  ];
+
+  it('hasPendingApprovals: pending iff asked, or approved without a result while no request is in flight', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ state: fc.constantFrom(...states), approved: fc.boolean() }), { maxLength: 6 }),
+        fc.option(fc.boolean(), { nil: undefined }),
+        (parts, busy) => {
+          const messages = [{ parts: parts.map((p) => part(p.state, p.approved)) }];
+          const expected = parts.some(
+            (p) =>
+              p.state === 'approval-requested' ||
+              (busy === false && p.state === 'approval-responded' && p.approved),
+          );
+          expect(hasPendingApprovals(messages, busy === undefined ? {} : { busy })).toBe(expected);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it('the card reads "running…" while busy, and "did not run" with Retry when not', () => {
+    const render = (busy: boolean) =>
+      renderToStaticMarkup(
+        createElement(MessageApprovals, {
+          message: { parts: [part('approval-responded', true)] },
+          addToolApprovalResponse: () => undefined,
+          busy,
+          onRetry: () => undefined,
+        }),
+      );
+    expect(render(true)).toContain('running…');
+    expect(render(false)).not.toContain('running…');
+    expect(render(false)).toContain('data-error-code="not_run"');
+    expect(render(false)).toContain('>Retry</button>');
   });
 });

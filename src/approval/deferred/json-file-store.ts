@@ -17,6 +17,11 @@ import type {
  * lock of that key (src/fs/process-lock.ts) and lands through rename(), so
  * readers see whole files and N processes claiming one call get it once. Give
  * the DeferredApprovals a `secret` when others can write to the directory.
+ *
+ * A tombstone is its own file (`<key>.tombstone.json`) beside the record's and
+ * wins over it: restoring an old copy of a record file after a claim or a
+ * denial does not bring it back (deleting the tombstone as well does, within
+ * the record's signed expiry: see docs/approval.md on what a file store can promise).
  */
 export class JsonFileDeferredStore implements DeferredApprovalStore {
   readonly directory: string;
@@ -28,6 +33,15 @@ export class JsonFileDeferredStore implements DeferredApprovalStore {
   private fileOf(key: string): string {
     if (!/^[0-9a-f]{64}$/.test(key)) throw new Error('deferred approval keys are SHA-256 hex digests');
     return path.join(this.directory, `${key}.json`);
+  }
+
+  private tombOf(file: string): string {
+    return `${file.slice(0, -'.json'.length)}.tombstone.json`;
+  }
+
+  /** The tombstone if there is one, else the record (a tombstone is never shadowed by a restored record). */
+  private async entryOf(file: string): Promise<DeferredEntry | undefined> {
+    return (await readEntry(this.tombOf(file))) ?? (await readEntry(file));
   }
 
   private locked<T>(key: string, fn: (file: string) => Promise<T>): Promise<T> {
@@ -48,7 +62,7 @@ export class JsonFileDeferredStore implements DeferredApprovalStore {
 
   putIfAbsent(key: string, record: DeferredApprovalRecord): Promise<DeferredEntry> {
     return this.locked(key, async (file) => {
-      const known = await readEntry(file);
+      const known = await this.entryOf(file);
       if (known) return known;
       await this.write(file, record);
       return record;
@@ -56,14 +70,16 @@ export class JsonFileDeferredStore implements DeferredApprovalStore {
   }
 
   async get(key: string): Promise<DeferredEntry | undefined> {
-    return readEntry(this.fileOf(key));
+    return this.entryOf(this.fileOf(key));
   }
 
   settle(key: string, tombstone: DeferredTombstone): Promise<DeferredApprovalRecord | undefined> {
     return this.locked(key, async (file) => {
-      const known = await readEntry(file);
+      const known = await this.entryOf(file);
       if (known && 'state' in known) return undefined;
-      await this.write(file, tombstone);
+      // Tombstone first: a crash between the two leaves the tombstone winning.
+      await this.write(this.tombOf(file), tombstone);
+      await fs.rm(file, { force: true });
       return known;
     });
   }
@@ -76,15 +92,19 @@ export class JsonFileDeferredStore implements DeferredApprovalStore {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
       throw error;
     }
-    for (const name of names) {
-      const key = name.slice(0, -'.json'.length);
-      if (!/^[0-9a-f]{64}\.json$/.test(name)) continue;
+    const keys = new Set(
+      names.filter((n) => /^[0-9a-f]{64}(\.tombstone)?\.json$/.test(n)).map((n) => n.slice(0, 64)),
+    );
+    for (const key of keys) {
       await this.locked(key, async (file) => {
-        const entry = await readEntry(file);
+        const tomb = this.tombOf(file);
+        const entry = await this.entryOf(file);
         if (!entry) return;
         const next = pruned(entry, now, keepMs);
-        if (next === undefined) await fs.rm(file, { force: true });
-        else if (next !== 'keep') await this.write(file, next);
+        if (next === 'keep') return;
+        if (next !== undefined) await this.write(tomb, next);
+        else await fs.rm(tomb, { force: true });
+        await fs.rm(file, { force: true });
       });
     }
   }
