@@ -159,6 +159,7 @@ export function createMcpServer(toolset: FileSystemToolset, options: McpServerOp
     options.roots === 'narrow' ? followRoots(server, tools, toolset, log) : Promise.resolve();
 
   let listed: Tool[] | undefined;
+  let callCount = 0;
   server.setRequestHandler(ListToolsRequestSchema, () => {
     listed ??= tools.listTools().map((t) => {
       const outputSchema = outputJsonSchema(t.name);
@@ -176,7 +177,9 @@ export function createMcpServer(toolset: FileSystemToolset, options: McpServerOp
   server.setRequestHandler(CallToolRequestSchema, async (req, extra): Promise<CallToolResult> => {
     const { name, arguments: args } = req.params;
     if (review && name === review.tool.name) return review.call(args);
-    const toolCallId = `mcp-${String(extra.requestId)}`;
+    // Per call, never from the JSON-RPC id: ids 1 and "1" may be in flight together and must not
+    // share a cancellation signal or an approval note.
+    const toolCallId = `mcp-call-${++callCount}`;
     signals.set(toolCallId, extra.signal);
     const stopProgress = keepAlive(extra, options.progressIntervalMs ?? DEFAULT_PROGRESS_INTERVAL_MS);
     try {

@@ -37,9 +37,11 @@ describe('red team: MCP arguments and dry runs', () => {
     ['__proto__ carrying dryRun', JSON.parse('{"__proto__":{"dryRun":true}}')],
     ['constructor', { constructor: { dryRun: true } }],
     ['dryRun\\u200b (zero width)', { 'dryRun\u200b': true }],
-    ['dryRun with Cyrillic у', { dryRun: undefined, 'drуRun': true }],
+    ['dryRun with Cyrillic у', { dryRun: undefined, drуRun: true }],
   ];
-  it.each(variants)('write_file with %s is refused as invalid_argument, nothing written, nobody asked', async (_n, extra) => {
+  it.each(
+    variants,
+  )('write_file with %s is refused as invalid_argument, nothing written, nobody asked', async (_n, extra) => {
     const before = snapshot(dir);
     const asked = s.asked.length;
     const r = await call(s, 'write_file', { path: '/src/a.ts', content: 'PWNED\n', ...extra });
@@ -88,7 +90,10 @@ describe('red team: MCP arguments and dry runs', () => {
     ['write_file', { path: '/src/a.ts', content: 'new\n' }],
     ['write_file', { path: '/src/new/deep/n.ts', content: 'new\n' }],
     ['edit_file', { path: '/src/a.ts', old_string: 'one', new_string: 'ONE' }],
-    ['patch_file', { path: '/src/a.ts', unified_diff: '@@ -1,1 +1,1 @@\n-one\n+ONE\n', base_sha256: 'x'.repeat(64) }],
+    [
+      'patch_file',
+      { path: '/src/a.ts', unified_diff: '@@ -1,1 +1,1 @@\n-one\n+ONE\n', base_sha256: 'x'.repeat(64) },
+    ],
     ['delete_file', { path: '/src/a.ts' }],
     ['move_file', { source: '/src/a.ts', destination: '/src/b.ts' }],
     ['move_file', { source: '/src/d', destination: '/src/e' }],

@@ -3,7 +3,11 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { type CallToolResult, ElicitRequestSchema, ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  type CallToolResult,
+  ElicitRequestSchema,
+  ListRootsRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/temp-project.js';
 import { BIN, REPO } from '../mcp/stdio-client.js';
@@ -19,7 +23,13 @@ describe('red team: elicitation timeout, roots changed during an elicitation', (
     const dir = tempDir({ 'src/a.txt': 'orig\n' });
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: ['--import', 'tsx', path.join(import.meta.dirname, 'fixtures/timeout-server.ts'), path.join(dir, 'src'), '500'],
+      args: [
+        '--import',
+        'tsx',
+        path.join(import.meta.dirname, 'fixtures/timeout-server.ts'),
+        path.join(dir, 'src'),
+        '500',
+      ],
       cwd: REPO,
       stderr: 'pipe',
     });
@@ -30,7 +40,10 @@ describe('red team: elicitation timeout, roots changed during an elicitation', (
     });
     await client.connect(transport);
     clients.push(client);
-    const r = (await client.callTool({ name: 'write_file', arguments: { path: '/src/a.txt', content: 'NEW\n' } })) as CallToolResult;
+    const r = (await client.callTool({
+      name: 'write_file',
+      arguments: { path: '/src/a.txt', content: 'NEW\n' },
+    })) as CallToolResult;
     expect(r.isError).toBe(true);
     await sleep(1500);
     expect(fs.readFileSync(path.join(dir, 'src/a.txt'), 'utf8')).toBe('orig\n');
@@ -58,9 +71,18 @@ describe('red team: elicitation timeout, roots changed during an elicitation', (
     });
     await client.connect(transport);
     clients.push(client);
-    const r = (await client.callTool({ name: 'write_file', arguments: { path: '/src/a.txt', content: 'NEW\n' } })) as CallToolResult;
-    expect(fs.readFileSync(path.join(dir, 'src/a.txt'), 'utf8'), `ran after the roots excluded it: ${JSON.stringify(r).slice(0, 200)}`).toBe('orig\n');
-    const after = (await client.callTool({ name: 'read_file', arguments: { path: '/src/a.txt' } })) as CallToolResult;
+    const r = (await client.callTool({
+      name: 'write_file',
+      arguments: { path: '/src/a.txt', content: 'NEW\n' },
+    })) as CallToolResult;
+    expect(
+      fs.readFileSync(path.join(dir, 'src/a.txt'), 'utf8'),
+      `ran after the roots excluded it: ${JSON.stringify(r).slice(0, 200)}`,
+    ).toBe('orig\n');
+    const after = (await client.callTool({
+      name: 'read_file',
+      arguments: { path: '/src/a.txt' },
+    })) as CallToolResult;
     expect(after.isError).toBe(true);
   });
 });

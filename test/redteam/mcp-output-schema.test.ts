@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import Ajv from 'ajv';
+import { Ajv } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/temp-project.js';
 import { approveAll, call, type StdioSession, startServer } from '../mcp/stdio-client.js';
@@ -45,7 +45,9 @@ describe('red team: outputSchema vs structuredContent', () => {
     expect(r.isError, JSON.stringify(r)).toBeFalsy();
     const ajv = new Ajv({ strict: false });
     const ok = ajv.validate(schemas.get(name)!, r.structuredContent);
-    expect(ok, `${name}: ${ajv.errorsText()} ${JSON.stringify(r.structuredContent).slice(0, 300)}`).toBe(true);
+    expect(ok, `${name}: ${ajv.errorsText()} ${JSON.stringify(r.structuredContent).slice(0, 300)}`).toBe(
+      true,
+    );
   });
 
   const failing: [string, Record<string, unknown>][] = [
@@ -54,19 +56,18 @@ describe('red team: outputSchema vs structuredContent', () => {
     ['edit_file', { path: '/src/a.ts', old_string: 'zzz', new_string: 'y' }],
     ['get_file_info', { path: '/etc/passwd' }],
   ];
-  it.each(failing)(
-    'after tools/list, the official SDK client gets a failing %s %j as an isError result (not a thrown protocol error)',
-    async (name, a) => {
-      // Real clients list the tools first; the SDK then validates every structuredContent, errors included.
-      let r: Awaited<ReturnType<typeof call>> | undefined;
-      let thrown: unknown;
-      try {
-        r = await call(s, name, a);
-      } catch (e) {
-        thrown = e;
-      }
-      expect(thrown ? String(thrown) : '', 'the tool error became a protocol error').toBe('');
-      expect(r?.isError).toBe(true);
-    },
-  );
+  it.each(
+    failing,
+  )('after tools/list, the official SDK client gets a failing %s %j as an isError result (not a thrown protocol error)', async (name, a) => {
+    // Real clients list the tools first; the SDK then validates every structuredContent, errors included.
+    let r: Awaited<ReturnType<typeof call>> | undefined;
+    let thrown: unknown;
+    try {
+      r = await call(s, name, a);
+    } catch (e) {
+      thrown = e;
+    }
+    expect(thrown ? String(thrown) : '', 'the tool error became a protocol error').toBe('');
+    expect(r?.isError).toBe(true);
+  });
 });

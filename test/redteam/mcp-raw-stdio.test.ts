@@ -12,7 +12,9 @@ function setup(files: Record<string, string> = {}) {
   const cfg = path.join(dir, 'cfg.json');
   fs.writeFileSync(
     cfg,
-    JSON.stringify({ mounts: [{ hostPath: './src', mountPoint: '/src', mode: 'rw', maxFileBytes: MAX_FILE }] }),
+    JSON.stringify({
+      mounts: [{ hostPath: './src', mountPoint: '/src', mode: 'rw', maxFileBytes: MAX_FILE }],
+    }),
   );
   return { dir, cfg };
 }
@@ -102,7 +104,9 @@ describe('red team: the sized stdio transport, driven raw', () => {
     const afterBadJson = raw.stderr();
     raw.write(
       Buffer.concat([
-        Buffer.from('{"jsonrpc":"2.0","id":10,"method":"tools/call","params":{"name":"write_file","arguments":{"path":"/src/u.txt","content":"a'),
+        Buffer.from(
+          '{"jsonrpc":"2.0","id":10,"method":"tools/call","params":{"name":"write_file","arguments":{"path":"/src/u.txt","content":"a',
+        ),
         Buffer.from([0xff, 0xfe, 0xc3]),
         Buffer.from('b","dryRun":true}}}\n'),
       ]),
@@ -113,7 +117,10 @@ describe('red team: the sized stdio transport, driven raw', () => {
     await ping(raw);
     // A malformed request with an id gets either a JSON-RPC error reply or at least a stderr line.
     const replied = raw.lines.some((m: any) => m.error && (m.id === 9 || m.id === null));
-    expect(replied || raw.stderr().length > afterBadJson.length || /JSON|parse/i.test(raw.stderr()), raw.stderr()).toBe(true);
+    expect(
+      replied || raw.stderr().length > afterBadJson.length || /JSON|parse/i.test(raw.stderr()),
+      raw.stderr(),
+    ).toBe(true);
   });
 });
 
@@ -210,7 +217,11 @@ describe('red team: elicitation answered by a raw client', () => {
     raw = await startRaw(['--mount', `${dir}/src:/src:rw`], elicitCap);
     raw.write(`${mk(1, '/src/t.txt')}\n${mk('1', '/src/u.txt')}\n`);
     const e1 = await raw.waitFor((m) => m.method === 'elicitation/create');
-    raw.send({ jsonrpc: '2.0', id: e1.id, result: { action: 'accept', content: { decision: 'approve', note: 'NOTE-1' } } });
+    raw.send({
+      jsonrpc: '2.0',
+      id: e1.id,
+      result: { action: 'accept', content: { decision: 'approve', note: 'NOTE-1' } },
+    });
     const e2 = await raw.waitFor((m) => m.method === 'elicitation/create' && m.id !== e1.id);
     raw.send({ jsonrpc: '2.0', id: e2.id, result: { action: 'accept', content: { decision: 'approve' } } });
     const rA = await raw.waitFor((m) => m.id === 1 && m.result);
@@ -229,8 +240,11 @@ describe('red team: elicitation answered by a raw client', () => {
     raw.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: queuedId } });
     await new Promise((r) => setTimeout(r, 200));
     raw.send({ jsonrpc: '2.0', id: e1.id, result: { action: 'accept', content: { decision: 'approve' } } });
-    const e2 = await raw.waitFor((m) => m.method === 'elicitation/create' && m.id !== e1.id, 3000).catch(() => undefined);
-    if (e2) raw.send({ jsonrpc: '2.0', id: e2.id, result: { action: 'accept', content: { decision: 'approve' } } });
+    const e2 = await raw
+      .waitFor((m) => m.method === 'elicitation/create' && m.id !== e1.id, 3000)
+      .catch(() => undefined);
+    if (e2)
+      raw.send({ jsonrpc: '2.0', id: e2.id, result: { action: 'accept', content: { decision: 'approve' } } });
     await new Promise((r) => setTimeout(r, 800));
     await ping(raw);
     expect(fs.readFileSync(path.join(dir, queuedFile), 'utf8')).toBe('orig\n');
@@ -247,7 +261,11 @@ describe('red team: elicitation answered by a raw client', () => {
         jsonrpc: '2.0',
         id,
         method: 'tools/call',
-        params: { name: 'write_file', arguments: { path: p, content: 'C\n' }, _meta: { progressToken: 'same' } },
+        params: {
+          name: 'write_file',
+          arguments: { path: p, content: 'C\n' },
+          _meta: { progressToken: 'same' },
+        },
       });
     const answer = (m: any) =>
       m.params.message.includes('/src/t.txt')

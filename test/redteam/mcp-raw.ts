@@ -53,7 +53,10 @@ export async function startRaw(args: string[], capabilities: Record<string, unkn
     new Promise<any>((resolve, reject) => {
       const seen = lines.find(pred);
       if (seen) return resolve(seen);
-      const t = setTimeout(() => reject(new Error(`timeout; lines=${JSON.stringify(lines).slice(0, 1500)}`)), ms);
+      const t = setTimeout(
+        () => reject(new Error(`timeout; lines=${JSON.stringify(lines).slice(0, 1500)}`)),
+        ms,
+      );
       waiters.push({
         pred,
         resolve: (m) => {

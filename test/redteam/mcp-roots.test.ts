@@ -13,10 +13,7 @@ afterEach(async () => {
   for (const c of clients.splice(0)) await c.close();
 });
 
-async function connect(
-  args: string[],
-  answer: () => Promise<{ uri: string }[]> | { uri: string }[],
-) {
+async function connect(args: string[], answer: () => Promise<{ uri: string }[]> | { uri: string }[]) {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: ['--import', 'tsx', BIN, 'mcp', ...args],
@@ -27,7 +24,10 @@ async function connect(
   transport.stderr?.on('data', (c: Buffer) => {
     stderr += c.toString('utf8');
   });
-  const client = new Client({ name: 'roots', version: '1' }, { capabilities: { roots: { listChanged: true } } });
+  const client = new Client(
+    { name: 'roots', version: '1' },
+    { capabilities: { roots: { listChanged: true } } },
+  );
   client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: await answer() }));
   await client.connect(transport);
   clients.push(client);
@@ -36,8 +36,7 @@ async function connect(
   return { client, callTool, stderr: () => stderr };
 }
 
-const project = () =>
-  tempDir({ 'src/a.ts': 'a\n', 'src/sub/b.ts': 'b\n', 'outside/secret.txt': 's\n' });
+const project = () => tempDir({ 'src/a.ts': 'a\n', 'src/sub/b.ts': 'b\n', 'outside/secret.txt': 's\n' });
 const url = (p: string) => pathToFileURL(p).href;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -65,12 +64,27 @@ describe('red team: roots', () => {
   it('roots narrowed mid-session: a call made right after roots/list_changed is served under the new roots', async () => {
     const dir = project();
     let current = [{ uri: url(path.join(dir, 'src')) }];
-    const s = await connect(['--mount', `${dir}/src:/src:rw`, '--roots', 'narrow', '--approve', 'policy', '--policy', writePolicy(dir)], () => current);
+    const s = await connect(
+      [
+        '--mount',
+        `${dir}/src:/src:rw`,
+        '--roots',
+        'narrow',
+        '--approve',
+        'policy',
+        '--policy',
+        writePolicy(dir),
+      ],
+      () => current,
+    );
     expect((await s.callTool('read_file', { path: '/src/a.ts' })).isError).toBeFalsy();
     current = [{ uri: url(path.join(dir, 'src/sub')) }];
     await s.client.sendRootsListChanged();
     const r = await s.callTool('write_file', { path: '/src/a.ts', content: 'CHANGED\n' });
-    expect(fs.readFileSync(path.join(dir, 'src/a.ts'), 'utf8'), `a write outside the new roots ran (${codeOf(r) ?? 'ok'})`).toBe('a\n');
+    expect(
+      fs.readFileSync(path.join(dir, 'src/a.ts'), 'utf8'),
+      `a write outside the new roots ran (${codeOf(r) ?? 'ok'})`,
+    ).toBe('a\n');
   });
 
   it('two roots changes whose roots/list answers arrive out of order: the latest roots win', async () => {
@@ -96,7 +110,10 @@ describe('red team: roots', () => {
 
   it('a roots/list that never answers: calls do not hang forever and nothing is served', async () => {
     const dir = project();
-    const s = await connect(['--mount', `${dir}/src:/src:rw`, '--roots', 'narrow'], () => new Promise(() => {}));
+    const s = await connect(
+      ['--mount', `${dir}/src:/src:rw`, '--roots', 'narrow'],
+      () => new Promise(() => {}),
+    );
     const r = await Promise.race([
       s.callTool('read_file', { path: '/src/a.ts' }),
       sleep(75_000).then(() => 'hung' as const),

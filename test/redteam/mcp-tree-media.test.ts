@@ -24,7 +24,10 @@ describe('red team: directory moves whose tree changes while the person decides'
   const mutations: [string, (src: string, outside: string) => void][] = [
     ['a file added', (src) => fs.writeFileSync(path.join(src, 'd/added.txt'), 'new')],
     ['a file removed', (src) => fs.rmSync(path.join(src, 'd/x.txt'))],
-    ['a file added deep in a subdirectory', (src) => fs.writeFileSync(path.join(src, 'd/sub/deeper.txt'), 'n')],
+    [
+      'a file added deep in a subdirectory',
+      (src) => fs.writeFileSync(path.join(src, 'd/sub/deeper.txt'), 'n'),
+    ],
     [
       'a file swapped for a link to outside',
       (src, outside) => {
@@ -183,7 +186,15 @@ describe('red team: read_media_file and get_file_info', () => {
     fs.writeFileSync(
       cfg,
       JSON.stringify({
-        mounts: [{ hostPath: './src', mountPoint: '/src', mode: 'rw', suffixes: ['.png', '.ts'], maxFileBytes: 4000 }],
+        mounts: [
+          {
+            hostPath: './src',
+            mountPoint: '/src',
+            mode: 'rw',
+            suffixes: ['.png', '.ts'],
+            maxFileBytes: 4000,
+          },
+        ],
       }),
     );
     return { dir, src, cfg };
@@ -195,7 +206,13 @@ describe('red team: read_media_file and get_file_info', () => {
     const ok = await call(s, 'read_media_file', { path: '/src/ok.png' });
     expect(ok.isError, JSON.stringify(ok)).toBeFalsy();
     expect(ok.content[0]).toMatchObject({ type: 'image', mimeType: 'image/png' });
-    for (const p of ['/src/out.png', '/src/outdir/secret.png', '/src/dangling.png', '/src/big.png', '/src/fifo.png']) {
+    for (const p of [
+      '/src/out.png',
+      '/src/outdir/secret.png',
+      '/src/dangling.png',
+      '/src/big.png',
+      '/src/fifo.png',
+    ]) {
       const r = await call(s, 'read_media_file', { path: p });
       expect(r.isError, `${p}: ${JSON.stringify(r).slice(0, 300)}`).toBe(true);
       expect(JSON.stringify(r)).not.toContain(dir);
@@ -209,13 +226,18 @@ describe('red team: read_media_file and get_file_info', () => {
     const direct = await call(s, 'read_file', { path: '/src/key.pem' });
     expect(direct.isError).toBe(true);
     const m = await call(s, 'read_media_file', { path: '/src/pem-as.png' });
-    expect(JSON.stringify(m), 'read_media_file through a .png link').not.toContain(Buffer.from('PRIVATE KEY\n').toString('base64'));
+    expect(JSON.stringify(m), 'read_media_file through a .png link').not.toContain(
+      Buffer.from('PRIVATE KEY\n').toString('base64'),
+    );
     const t = await call(s, 'read_file', { path: '/src/pem-as.ts' });
     expect(JSON.stringify(t), 'read_file through a .ts link').not.toContain('PRIVATE KEY');
     const i = await call(s, 'get_file_info', { path: '/src/key.pem' });
     console.log('get_file_info on a disallowed suffix:', JSON.stringify(i.structuredContent));
     // read_file refuses it (suffix_not_allowed), so "readable as the sandbox allows" must not say true.
-    expect((i.structuredContent as { readable?: boolean }).readable, 'get_file_info says readable: true for a file read_file refuses').not.toBe(true);
+    expect(
+      (i.structuredContent as { readable?: boolean }).readable,
+      'get_file_info says readable: true for a file read_file refuses',
+    ).not.toBe(true);
   });
 
   it('a text file with a .png extension is returned as image/png (documented: by extension)', async () => {
@@ -228,7 +250,14 @@ describe('red team: read_media_file and get_file_info', () => {
   it('get_file_info: virtual paths only, links out refused, dirs and the root', async () => {
     const { dir, cfg } = setupMedia();
     s = await startServer(['--config', cfg]);
-    for (const p of ['/src/out.png', '/src/outdir', '/src/outdir/secret.txt', '/src/dangling.png', '/src/../outside/secret.txt', '/etc/passwd']) {
+    for (const p of [
+      '/src/out.png',
+      '/src/outdir',
+      '/src/outdir/secret.txt',
+      '/src/dangling.png',
+      '/src/../outside/secret.txt',
+      '/etc/passwd',
+    ]) {
       const r = await call(s, 'get_file_info', { path: p });
       expect(r.isError, `${p}: ${JSON.stringify(r)}`).toBe(true);
       expect(JSON.stringify(r)).not.toContain(dir);
@@ -241,6 +270,11 @@ describe('red team: read_media_file and get_file_info', () => {
     expect(JSON.stringify(root)).not.toContain(dir);
     const fifo = await call(s, 'get_file_info', { path: '/src/fifo.png' });
     expect(JSON.stringify(fifo)).not.toContain(dir);
-    console.log('get_file_info / :', JSON.stringify(root).slice(0, 300), 'fifo:', JSON.stringify(fifo).slice(0, 300));
+    console.log(
+      'get_file_info / :',
+      JSON.stringify(root).slice(0, 300),
+      'fifo:',
+      JSON.stringify(fifo).slice(0, 300),
+    );
   });
 });
