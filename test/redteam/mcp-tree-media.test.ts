@@ -160,6 +160,19 @@ describe('red team: names in the directory-move listing', () => {
     expect(shown, 'a file name forged a line of the listing').not.toMatch(/^\(Nothing else moves\.\)$/m);
     expect(shown, 'a raw bidi override reached the person').not.toContain('\u202e');
   });
+
+  it('the directory move payload description shows hostile names as visible tokens (dry run)', async () => {
+    const dir = tempDir({ 'src/d/a.txt': 'a' });
+    const src = path.join(dir, 'src');
+    fs.writeFileSync(path.join(src, 'd', 'b.txt\n(Nothing else moves.)'), 'evil');
+    fs.writeFileSync(path.join(src, 'd', 'c\u202etxt.exe'), 'x');
+    s = await startServer(['--mount', `${src}:/src:rw`]);
+    const r = await call(s, 'move_file', { source: '/src/d', destination: '/src/e', dryRun: true });
+    const description = String((r.structuredContent as { description: string }).description);
+    expect(description).not.toMatch(/[\n\u202e]/);
+    expect(description).toContain('⟨U+000A⟩');
+    expect(description).toContain('⟨U+202E⟩');
+  });
 });
 
 describe('red team: read_media_file and get_file_info', () => {
