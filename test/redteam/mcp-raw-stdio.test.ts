@@ -117,6 +117,9 @@ describe('red team: the sized stdio transport, driven raw', () => {
     await ping(raw);
     // A malformed request with an id gets either a JSON-RPC error reply or at least a stderr line.
     const replied = raw.lines.some((m: any) => m.error && (m.id === 9 || m.id === null));
+    // JSON-RPC: a line that is not JSON gets "Parse error" with id null.
+    expect(raw.lines.some((m: any) => m.error?.code === -32700 && m.id === null)).toBe(true);
+    expect(raw.stderr()).toMatch(/Parse error/);
     expect(
       replied || raw.stderr().length > afterBadJson.length || /JSON|parse/i.test(raw.stderr()),
       raw.stderr(),
