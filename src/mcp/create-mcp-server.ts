@@ -3,7 +3,6 @@ import {
   CallToolRequestSchema,
   type CallToolResult,
   ListToolsRequestSchema,
-  RootsListChangedNotificationSchema,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
@@ -24,11 +23,12 @@ import {
   type TtyFallbackOptions,
   ttyFallback,
 } from './fallback-approval.js';
+import { followRoots } from './follow-roots.js';
 import { McpToolset } from './mcp-toolset.js';
 import { outputJsonSchema } from './output-schemas.js';
 import type { PayloadTextOptions } from './payload-text.js';
 import { keepAlive } from './progress-keepalive.js';
-import { narrowToRoots, type RootsMode, withSandbox } from './roots.js';
+import type { RootsMode } from './roots.js';
 import { type McpReviewOptions, submitChangesTool } from './submit-changes.js';
 import { toolAnnotations } from './tool-annotations.js';
 import { toCallToolResult } from './tool-result.js';
@@ -155,9 +155,10 @@ export function createMcpServer(toolset: FileSystemToolset, options: McpServerOp
   });
 
   const rootsReady =
-    options.roots === 'narrow' ? followRoots(server, tools, toolset, log) : Promise.resolve();
+    options.roots === 'narrow' ? followRoots(server, tools, toolset, log) : () => Promise.resolve();
 
   let listed: Tool[] | undefined;
+  let callCount = 0;
   server.setRequestHandler(ListToolsRequestSchema, () => {
     listed ??= tools.listTools().map((t) => {
       const outputSchema = outputJsonSchema(t.name);
@@ -175,12 +176,14 @@ export function createMcpServer(toolset: FileSystemToolset, options: McpServerOp
   server.setRequestHandler(CallToolRequestSchema, async (req, extra): Promise<CallToolResult> => {
     const { name, arguments: args } = req.params;
     if (review && name === review.tool.name) return review.call(args);
-    const toolCallId = `mcp-${String(extra.requestId)}`;
+    // Per call, never from the JSON-RPC id: ids 1 and "1" may be in flight together and must not
+    // share a cancellation signal or an approval note.
+    const toolCallId = `mcp-call-${++callCount}`;
     signals.set(toolCallId, extra.signal);
     const stopProgress = keepAlive(extra, options.progressIntervalMs ?? DEFAULT_PROGRESS_INTERVAL_MS);
     try {
       // With roots opted in, no call runs before the sandbox is narrowed to them.
-      await rootsReady;
+      await rootsReady();
       const outcome = await runGuarded(() => gated.callTool(name, args ?? {}, { toolCallId }), log);
       return toCallToolResult(name, outcome, approvalNotes.get(toolCallId));
     } finally {
@@ -191,48 +194,6 @@ export function createMcpServer(toolset: FileSystemToolset, options: McpServerOp
   });
 
   return server;
-}
-
-/**
- * Narrows the served sandbox to the client's roots once the client is initialized,
- * and again on roots/list_changed (always from the configured mounts, so a change
- * of roots can shrink or restore access, never exceed the mounts). A client
- * without roots keeps the mounts; a roots request that fails leaves no access.
- */
-function followRoots(
-  server: Server,
-  tools: McpToolset,
-  toolset: FileSystemToolset,
-  log: (line: string) => void,
-): Promise<void> {
-  const narrow = async () => {
-    try {
-      const { roots } = await server.listRoots();
-      const narrowed = narrowToRoots(toolset.sandbox, roots);
-      tools.replaceInner(withSandbox(toolset, narrowed));
-      log(
-        `sandbox-approval: narrowed to the client's roots: read ${narrowed.readableRoots.join(', ') || '(none)'}; write ${narrowed.writableRoots.join(', ') || '(none)'}`,
-      );
-    } catch (error) {
-      tools.replaceInner(withSandbox(toolset, toolset.sandbox.derive({})));
-      log(
-        `sandbox-approval: could not get the client's roots (${error instanceof Error ? error.message : String(error)}); nothing is accessible`,
-      );
-    }
-  };
-  server.setNotificationHandler(RootsListChangedNotificationSchema, () => narrow());
-  return new Promise((resolve) => {
-    server.oninitialized = () => {
-      if (!server.getClientCapabilities()?.roots) {
-        log(
-          'sandbox-approval: --roots narrow, but the client has no roots: serving the mounts as configured',
-        );
-        resolve();
-        return;
-      }
-      void narrow().finally(resolve);
-    };
-  });
 }
 
 /** The approval layer throws for a refusal on the server's behalf or a quit at the terminal: both become results. */

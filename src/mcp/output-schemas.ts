@@ -97,11 +97,25 @@ const DRY_RUN = z.looseObject({
   payload: z.looseObject({ type: str, description: str }).optional(),
 });
 
-/** The tool's outputSchema; writing tools return either their result or a dry run's. */
+/**
+ * A failed call's `structuredContent`. Every outputSchema admits it: the SDK client validates
+ * `structuredContent` even on `isError` results, and a mismatch there turns the tool's failure
+ * (approval_denied, state_mismatch, …) into a protocol error the model never reads.
+ */
+const ERROR = z.looseObject({
+  error: z.looseObject({
+    code: str,
+    message: str,
+    suggestions: z.array(str).optional(),
+    details: z.unknown().optional(),
+  }),
+});
+
+/** The tool's outputSchema: its result (or, for writing tools, a dry run's) or a failure. */
 export function outputJsonSchema(name: string): Tool['outputSchema'] | undefined {
   const result = SCHEMAS[name];
   if (!result) return undefined;
-  const schema = WRITING_TOOLS.has(name) ? z.union([result, DRY_RUN]) : result;
+  const schema = WRITING_TOOLS.has(name) ? z.union([result, DRY_RUN, ERROR]) : z.union([result, ERROR]);
   const json = z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any' }) as Record<string, unknown>;
   const { $schema: _drop, ...rest } = json;
   // MCP wants an object schema at the top; a union keeps its branches under anyOf.

@@ -5,6 +5,10 @@ import { type JSONRPCMessage, JSONRPCMessageSchema } from '@modelcontextprotocol
 
 /** JSON-RPC "Invalid Request": what an over-limit message gets back. */
 export const MESSAGE_TOO_LARGE = -32600;
+/** JSON-RPC "Parse error": a line that is not JSON. */
+const PARSE_ERROR = -32700;
+/** JSON-RPC "Invalid Request": JSON that is not a JSON-RPC message. */
+const INVALID_REQUEST = -32600;
 
 /** Bytes a JSON string may take per byte of content in the worst case (`\u0001` for one control byte). */
 const JSON_ESCAPE_FACTOR = 6;
@@ -96,7 +100,8 @@ export class SizedStdioServerTransport implements Transport {
       this.skipping.tail = lastBytes(Buffer.concat([this.skipping.tail, part]), TAIL_BYTES);
       return;
     }
-    if (this.size + part.length > this.options.maxMessageBytes) {
+    // One byte over the limit is kept: it may be the \r of a CRLF line end (framing, not content).
+    if (this.size + part.length > this.options.maxMessageBytes + 1) {
       const seen = Buffer.concat([...this.chunks, part]);
       this.skipping = {
         head: seen.subarray(0, HEAD_BYTES),
@@ -119,18 +124,50 @@ export class SizedStdioServerTransport implements Transport {
       this.refuse(skipped.head, skipped.tail, skipped.bytes);
       return;
     }
-    const line = Buffer.concat(this.chunks, this.size).toString('utf8').replace(/\r$/, '');
+    let bytes = Buffer.concat(this.chunks, this.size);
     this.chunks = [];
     this.size = 0;
-    if (line.trim() === '') return;
-    let message: JSONRPCMessage;
-    try {
-      message = JSONRPCMessageSchema.parse(JSON.parse(line));
-    } catch (error) {
-      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+    if (bytes.at(-1) === 0x0d) bytes = bytes.subarray(0, -1);
+    if (bytes.length > this.options.maxMessageBytes) {
+      this.refuse(bytes.subarray(0, HEAD_BYTES), lastBytes(bytes, TAIL_BYTES), bytes.length);
       return;
     }
-    this.onmessage?.(message);
+    const line = bytes.toString('utf8');
+    if (line.trim() === '') return;
+    let json: unknown;
+    try {
+      json = JSON.parse(line);
+    } catch (error) {
+      this.malformed(PARSE_ERROR, 'Parse error: the message is not valid JSON', null, error);
+      return;
+    }
+    const parsed = JSONRPCMessageSchema.safeParse(json);
+    if (!parsed.success) {
+      const id = requestIdOf(json);
+      this.malformed(INVALID_REQUEST, 'Invalid Request: not a JSON-RPC 2.0 message', id, parsed.error);
+      return;
+    }
+    // The SDK's parsing drops an own `__proto__` key silently (a hidden argument would vanish
+    // instead of being refused), so such a call is answered here, from the raw JSON.
+    const hidden = protoArgument(json);
+    if (hidden !== undefined) {
+      this.log(`sandbox-approval: refused a tools/call with a "__proto__" argument key (${hidden})`);
+      void this.send({
+        jsonrpc: '2.0',
+        id: (json as { id: string | number }).id,
+        result: protoRefusal(hidden),
+      });
+      return;
+    }
+    this.onmessage?.(parsed.data);
+  }
+
+  /** A line that is not a JSON-RPC message: an error reply (id null when none is known) and a stderr line. */
+  private malformed(code: number, message: string, id: string | number | null, error: unknown): void {
+    const why = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    this.log(`sandbox-approval: ${message} (${why}); replied ${code}`);
+    this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+    void this.send({ jsonrpc: '2.0', id: id as string | number, error: { code, message } });
   }
 
   /** Answers an over-limit message: an error response when its id is found, and always a line on stderr. */
@@ -167,4 +204,36 @@ function messageId(head: Buffer, tail: Buffer): string | number | undefined {
   );
   const raw = atEnd?.[1] ?? atStart?.[1];
   return raw === undefined ? undefined : (JSON.parse(raw) as string | number);
+}
+
+function requestIdOf(json: unknown): string | number | null {
+  const id = json && typeof json === 'object' ? (json as { id?: unknown }).id : undefined;
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
+}
+
+/** Where a tools/call's arguments hold an own `__proto__` key (at any depth), as a path; else undefined. */
+function protoArgument(json: unknown): string | undefined {
+  const msg = json as { method?: unknown; id?: unknown; params?: { arguments?: unknown } };
+  if (msg.method !== 'tools/call' || msg.id === undefined) return undefined;
+  const stack: [unknown, string][] = [[msg.params?.arguments, 'arguments']];
+  // Iterative: deeply nested input must not overflow the stack.
+  while (stack.length > 0) {
+    const [value, at] = stack.pop()!;
+    if (!value || typeof value !== 'object') continue;
+    if (Object.hasOwn(value, '__proto__')) return `${at}.__proto__`;
+    for (const [k, v] of Object.entries(value)) if (v && typeof v === 'object') stack.push([v, `${at}.${k}`]);
+  }
+  return undefined;
+}
+
+function protoRefusal(at: string) {
+  const error = {
+    code: 'invalid_argument',
+    message: `Unknown argument "__proto__" (at ${at}); nothing was done. Remove it and call again with only the documented arguments.`,
+  };
+  return {
+    isError: true,
+    content: [{ type: 'text', text: `error ${error.code}: ${error.message}` }],
+    structuredContent: { error },
+  };
 }

@@ -60,8 +60,28 @@ export const getFileInfo: SandboxTool<GetFileInfoInput, GetFileInfoOutput> = {
       created: (stat.birthtimeMs > 0 ? stat.birthtime : stat.ctime).toISOString(),
       permissions: octal,
       permissions_text: [...octal].map((d) => RWX[Number(d)]).join(''),
-      readable: ctx.sandbox.canRead(resolved.virtualPath),
-      writable: ctx.sandbox.canWrite(resolved.virtualPath),
+      ...access(ctx.sandbox, input.path, resolved.virtualPath, stat.isDirectory()),
     };
   },
 };
+
+type Sandbox = Parameters<SandboxTool<unknown, unknown>['execute']>[1]['sandbox'];
+
+/**
+ * Readable/writable as read_file/write_file would find them: a file goes through the same
+ * resolve() checks (mount mode, suffix rules, size-free) by the name given and by where it
+ * really leads; a directory by its mount's mode.
+ */
+function access(sandbox: Sandbox, asked: string, real: string, directory: boolean) {
+  if (directory) return { readable: sandbox.canRead(real), writable: sandbox.canWrite(real) };
+  const allows = (op: 'read' | 'write') => {
+    try {
+      sandbox.resolve(asked, op);
+      sandbox.resolve(real, op);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  return { readable: allows('read'), writable: allows('write') };
+}

@@ -8,6 +8,7 @@ import { withFileLock } from '../fs/file-lock.js';
 import { isTempFileName } from '../fs/temp-name.js';
 import type { ResolvedPath } from '../sandbox/sandbox.js';
 import { linkTarget, OUTSIDE_THE_SANDBOX, resolveLink } from '../sandbox/symlink.js';
+import { codePointLabel, INVISIBLE_CHARS } from '../text/invisible-chars.js';
 import { blockedFrom } from './apply-write.js';
 import { parentOf } from './move-entry.js';
 import { toolError } from './tool-error.js';
@@ -124,6 +125,15 @@ async function walk(ctx: ToolContext, dir: string, newDir: string, dest: string)
   return { entries, bytes, shape };
 }
 
+/**
+ * A file name as the description may show it: every character the visibility rule hides
+ * (newlines, bidi overrides, zero-width, tabs) becomes a ⟨U+XXXX⟩ token, so a name cannot
+ * forge lines or reorder text in whatever shows the description. (The entries stay raw data.)
+ */
+function visibleName(name: string): string {
+  return name.replace(INVISIBLE_CHARS, (c) => `⟨${codePointLabel(c)}⟩`).replace(/\t/g, '⟨U+0009⟩');
+}
+
 export async function directoryMoveApproval(ctx: ToolContext, input: TransferInput): Promise<ApprovalResult> {
   try {
     const p = await plan(ctx, input);
@@ -132,7 +142,7 @@ export async function directoryMoveApproval(ctx: ToolContext, input: TransferInp
     const shown = p.entries.slice(0, LISTED_ENTRIES);
     const payload: MovePayload & { entries: string[]; entryCount: number } = {
       type: 'move',
-      description: `Move the directory ${p.from.virtualPath} → ${p.to.virtualPath} (${files} file${files === 1 ? '' : 's'}, ${p.entries.length - files} folder${p.entries.length - files === 1 ? '' : 's'}, ${p.bytes} bytes): ${shown.slice(0, 5).join(', ')}${p.entries.length > 5 ? ', …' : ''}`,
+      description: `Move the directory ${p.from.virtualPath} → ${p.to.virtualPath} (${files} file${files === 1 ? '' : 's'}, ${p.entries.length - files} folder${p.entries.length - files === 1 ? '' : 's'}, ${p.bytes} bytes): ${shown.slice(0, 5).map(visibleName).join(', ')}${p.entries.length > 5 ? ', …' : ''}`,
       path: p.from.virtualPath,
       mount: p.from.mount.mountPoint,
       baseSha256: p.sha256,
