@@ -1,4 +1,4 @@
-import { constants } from 'node:fs';
+import { type BigIntStats, constants } from 'node:fs';
 import fs from 'node:fs/promises';
 import { assertFdInside, errnoOf } from './containment.js';
 import { FsError } from './fs-error.js';
@@ -48,11 +48,33 @@ export async function readTextFile(
 }
 
 /** readTextFile's checks (no symlink, no blocking, inside the mount, size first) without decoding. */
-export async function readFileBytes(
+export function readFileBytes(
   hostPath: string,
   realRoot: string,
   options: { maxBytes: number; displayPath: string },
 ): Promise<FileBytes> {
+  return readFileVersion(
+    hostPath,
+    realRoot,
+    options,
+    () => undefined,
+    (file) => file,
+  );
+}
+
+/**
+ * readFileBytes with a per-version shortcut: after the same checks and one fstat
+ * (bigint: nanosecond times), `reuse` may answer from what it kept for exactly
+ * that version (device, inode, size, mtime, ctime) without reading the content;
+ * otherwise the file is read and `fresh` builds the answer from its bytes.
+ */
+export async function readFileVersion<T>(
+  hostPath: string,
+  realRoot: string,
+  options: { maxBytes: number; displayPath: string },
+  reuse: (stat: BigIntStats) => T | undefined,
+  fresh: (file: FileBytes, stat: BigIntStats) => T,
+): Promise<T> {
   const { displayPath } = options;
   let handle: fs.FileHandle;
   try {
@@ -73,7 +95,7 @@ export async function readFileBytes(
     // once); a wrong type is still reported first.
     const inside = assertFdInside(handle.fd, hostPath, realRoot, displayPath);
     inside.catch(() => undefined);
-    const stat = await handle.stat();
+    const stat = await handle.stat({ bigint: true });
     if (!stat.isFile()) {
       throw new FsError(
         'not_a_file',
@@ -81,21 +103,28 @@ export async function readFileBytes(
       );
     }
     await inside;
-    if (stat.size > options.maxBytes) {
+    const size = Number(stat.size);
+    if (size > options.maxBytes) {
       throw new FsError(
         'file_too_large',
-        `${displayPath} is ${stat.size} bytes; the limit is ${options.maxBytes} bytes.`,
-        { bytes: stat.size, maxBytes: options.maxBytes },
+        `${displayPath} is ${size} bytes; the limit is ${options.maxBytes} bytes.`,
+        {
+          bytes: size,
+          maxBytes: options.maxBytes,
+        },
       );
     }
-    const buffer = await readToEnd(handle, stat.size);
+    const kept = reuse(stat);
+    if (kept !== undefined) return kept;
+    const buffer = await readToEnd(handle, size);
     if (buffer.length > options.maxBytes) {
       throw new FsError(
         'file_too_large',
         `${displayPath} grew past the limit of ${options.maxBytes} bytes while being read.`,
       );
     }
-    return { data: buffer, bytes: buffer.length, sha256: sha256Hex(buffer), mode: stat.mode & 0o7777 };
+    const mode = Number(stat.mode) & 0o7777;
+    return fresh({ data: buffer, bytes: buffer.length, sha256: sha256Hex(buffer), mode }, stat);
   } finally {
     await handle.close();
   }
