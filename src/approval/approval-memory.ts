@@ -1,5 +1,5 @@
 import type { FileTarget } from '../sandbox/target.js';
-import { canonicalJson } from './canonical-json.js';
+import { canonicalJsonOf } from './call-arguments.js';
 import type { ApprovalPayload } from './payloads.js';
 import type {
   ApprovalDecision,
@@ -49,7 +49,7 @@ function keyFor(request: ApprovalRequest, scope: RememberScopeName): string | un
   const sandbox = request.sandboxId ?? '';
   switch (scope) {
     case 'call':
-      return `call\0${sandbox}\0${toolName}\0${canonicalJson(request.args)}\0${filesOf(request)}`;
+      return `call\0${sandbox}\0${toolName}\0${canonicalJsonOf(request.args)}\0${filesOf(request)}`;
     case 'file':
       return payload.path
         ? `file\0${sandbox}\0${toolName}\0${payload.path}\0${dest.path ?? ''}\0${filesOf(request)}`
