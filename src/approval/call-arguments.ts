@@ -92,7 +92,18 @@ export function cloneData<T>(value: T): T {
     if (proto !== Object.prototype && proto !== null) return structuredClone(v);
     const out: Record<string, unknown> = {};
     seen.set(v, out);
-    for (const key of Object.keys(v)) out[key] = clone((v as Record<string, unknown>)[key]);
+    for (const key of Object.keys(v)) {
+      const item = clone((v as Record<string, unknown>)[key]);
+      // An own "__proto__" stays a property (assigning it would set the prototype).
+      if (key === '__proto__')
+        Object.defineProperty(out, key, {
+          value: item,
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      else out[key] = item;
+    }
     return out;
   };
   return clone(value) as T;
