@@ -226,8 +226,10 @@ export const CASES: Case[] = [
 
 export async function benchCliffs(sizes: number[], pairsFor: (n: number) => number): Promise<Cliff[]> {
   const out: Cliff[] = [];
+  // BENCH_ONLY=text runs only the cases whose name contains it (for profiling one row).
+  const only = process.env.BENCH_ONLY;
   for (const n of sizes) {
-    for (const c of CASES) {
+    for (const c of CASES.filter((x) => !only || x.name.includes(only))) {
       const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'bench-cliff-')));
       const file = path.join(dir, 'f.txt');
       const text = c.text(n);

@@ -84,14 +84,24 @@ export function createBinding(input: BindingInput, options: BindingOptions = {})
       ? { destinationSha256: p.destinationSha256 }
       : {}),
     ...(p.type === 'lines' && p.anchorsSha256 !== undefined ? { anchorsSha256: p.anchorsSha256 } : {}),
-    ...(input.targets ? { targets: structuredClone(input.targets) } : {}),
+    ...(input.targets ? { targets: deepFreeze(structuredClone(input.targets)) } : {}),
     shownPath: p.path,
     ...(typeof diff === 'string' && !coarse && !input.edited ? { shownDiff: diff } : {}),
     payloadType: p.type,
     decidedAt: new Date().toISOString(),
   };
-  return Object.freeze({ ...body, seal: sealOf(body, options.secret) });
+  const digests = new Map<string, string>();
+  const binding = Object.freeze({ ...body, seal: sealOf(body, options.secret, digests) });
+  made.set(binding, { run: input.edited ?? input.requested, secret: options.secret });
+  return binding;
 }
+
+/**
+ * Bindings made in this process, deep-frozen (nothing in them can change), with
+ * the captured arguments that run: checking one again needs no seal recomputed
+ * and no arguments parsed back, unless it is checked under another secret.
+ */
+const made = new WeakMap<object, { run: CallArguments; secret: string | Uint8Array | undefined }>();
 
 /** The call as it arrives for execution. */
 export interface ExecutingCall {
@@ -116,7 +126,9 @@ export function verifyBinding(
   options: BindingOptions = {},
 ): BindingCheck {
   const b = binding as ApprovalBinding;
-  if (!isBinding(binding) || !sameSeal(b.seal, sealOf(withoutSeal(b), options.secret)))
+  const own = typeof binding === 'object' && binding !== null ? made.get(binding) : undefined;
+  const intact = own !== undefined && own.secret === options.secret;
+  if (!intact && (!isBinding(binding) || !sameSeal(b.seal, sealOf(withoutSeal(b), options.secret))))
     return stale(call, 'the approval record is malformed or was altered after the decision');
   if (b.toolName !== call.toolName) return stale(call, `the approval was given for ${b.toolName}`);
   if (b.toolCallId !== undefined && b.toolCallId !== call.toolCallId)
@@ -134,7 +146,7 @@ export function verifyBinding(
   if (!b.approved) return { ok: false, error: deniedError(b) };
   return {
     ok: true,
-    args: argumentsFromJson(b.runArgs),
+    args: intact ? own.run : argumentsFromJson(b.runArgs),
     context: boundContext(b),
     edited: b.runArgs !== b.requestedArgs,
   };
@@ -199,11 +211,40 @@ function withoutSeal(b: ApprovalBinding): Omit<ApprovalBinding, 'seal'> {
   return body;
 }
 
-function sealOf(body: Omit<ApprovalBinding, 'seal'>, secret: string | Uint8Array | undefined): string {
-  const text = canonicalJson(body);
+/**
+ * The seal: SHA-256 (HMAC with a secret) of the canonical JSON of every other
+ * field, the two argument strings stood in for by their own SHA-256, so a 40 MB
+ * `content` is hashed once instead of serialised twice more.
+ */
+function sealOf(
+  body: Omit<ApprovalBinding, 'seal'>,
+  secret: string | Uint8Array | undefined,
+  digests = new Map<string, string>(),
+): string {
+  const digest = (json: string) => {
+    let d = digests.get(json);
+    if (d === undefined) {
+      d = `sha256:${createHash('sha256').update(json).digest('hex')}`;
+      digests.set(json, d);
+    }
+    return d;
+  };
+  const text = canonicalJson({
+    ...body,
+    requestedArgs: digest(body.requestedArgs),
+    runArgs: digest(body.runArgs),
+  });
   return secret === undefined
     ? createHash('sha256').update(text).digest('hex')
     : createHmac('sha256', secret).update(text).digest('hex');
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object') {
+    for (const v of Object.values(value)) deepFreeze(v);
+    Object.freeze(value);
+  }
+  return value;
 }
 
 function isBinding(value: unknown): value is ApprovalBinding {

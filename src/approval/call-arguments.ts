@@ -12,16 +12,40 @@ export interface CallArguments {
   readonly value: unknown;
 }
 
+/**
+ * Captures made here, by their frozen copy: capturing such a copy again (the
+ * layer passes it on, e.g. to the binding check) gives the same capture without
+ * serialising a big argument again. Only deep-frozen plain JSON data that this
+ * module built is in it, so nothing about it can have changed since.
+ */
+const captures = new WeakMap<object, CallArguments>();
+
 export function captureArguments(args: unknown): CallArguments {
   if (args === undefined) return { json: 'undefined', value: undefined };
+  const known = typeof args === 'object' && args !== null ? captures.get(args) : undefined;
+  if (known) return known;
   // One pass over the caller's object (key order kept for descriptions), then only the copy is used.
   const copy: unknown = JSON.parse(JSON.stringify(args) ?? 'null');
-  return { json: canonicalJson(copy), value: deepFreeze(copy) };
+  return remember({ json: canonicalJson(copy), value: deepFreeze(copy) });
 }
 
 /** Parses stored canonical JSON back into frozen arguments. */
 export function argumentsFromJson(json: string): CallArguments {
-  return json === 'undefined' ? { json, value: undefined } : { json, value: deepFreeze(JSON.parse(json)) };
+  return json === 'undefined'
+    ? { json, value: undefined }
+    : remember({ json, value: deepFreeze(JSON.parse(json)) });
+}
+
+/** The canonical JSON of a value: looked up when the value is a capture's frozen copy. */
+export function canonicalJsonOf(value: unknown): string {
+  const known = typeof value === 'object' && value !== null ? captures.get(value) : undefined;
+  return known ? known.json : canonicalJson(value);
+}
+
+function remember(captured: CallArguments): CallArguments {
+  const { value } = captured;
+  if (typeof value === 'object' && value !== null) captures.set(value, captured);
+  return captured;
 }
 
 function deepFreeze<T>(value: T): T {
@@ -40,8 +64,49 @@ function deepFreeze<T>(value: T): T {
 export function requestCopy<R extends { args: unknown; payload: unknown; previewEdit?: unknown }>(
   request: R,
 ): R {
-  const copy = { ...request, args: structuredClone(request.args), payload: structuredClone(request.payload) };
+  const copy = { ...request, args: cloneData(request.args), payload: cloneData(request.payload) };
   return withPreview(copy, request.previewEdit);
+}
+
+/**
+ * structuredClone for plain data (objects, arrays, primitives), sharing strings:
+ * a string cannot be changed, so copying a 40 MB `content` would only cost time
+ * and memory. Shared references and cycles are kept as structuredClone keeps
+ * them; anything else (Date, Map, a class instance …) is structuredClone'd.
+ */
+export function cloneData<T>(value: T): T {
+  const seen = new Map<object, unknown>();
+  const clone = (v: unknown): unknown => {
+    if (typeof v === 'function' || typeof v === 'symbol') return structuredClone(v); // throws, as it did
+    if (typeof v !== 'object' || v === null) return v;
+    const done = seen.get(v);
+    if (done !== undefined) return done;
+    if (Array.isArray(v)) {
+      if (Object.getPrototypeOf(v) !== Array.prototype) return structuredClone(v);
+      const out: unknown[] = new Array(v.length);
+      seen.set(v, out);
+      for (let i = 0; i < v.length; i++) if (i in v) out[i] = clone(v[i]);
+      return out;
+    }
+    const proto = Object.getPrototypeOf(v);
+    if (proto !== Object.prototype && proto !== null) return structuredClone(v);
+    const out: Record<string, unknown> = {};
+    seen.set(v, out);
+    for (const key of Object.keys(v)) {
+      const item = clone((v as Record<string, unknown>)[key]);
+      // An own "__proto__" stays a property (assigning it would set the prototype).
+      if (key === '__proto__')
+        Object.defineProperty(out, key, {
+          value: item,
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      else out[key] = item;
+    }
+    return out;
+  };
+  return clone(value) as T;
 }
 
 /** Attaches a request's previewEdit function, not enumerable: the request stays plain data when copied or serialised. */

@@ -27,10 +27,26 @@ class PrefixCounts {
   }
 }
 
+/** Counts of 24-bit prefixes, saturating at 2, straight in a 16 MiB table: for big files, no probing. */
+class DirectCounts {
+  private readonly counts = new Uint8Array(1 << 24);
+  add(prefix: number): void {
+    if (this.counts[prefix]! < 2) this.counts[prefix]!++;
+  }
+  count(prefix: number): number {
+    return this.counts[prefix]!;
+  }
+}
+
+/** Counts a read only compares with 0, 1 and "more than one". */
+type Counts = Pick<PrefixCounts, 'add' | 'count'>;
+
+const countsFor = (n: number, directFrom: number): Counts =>
+  n >= directFrom ? new DirectCounts() : new PrefixCounts(n);
+
 const mix = (a: number, b: number) =>
   finish32(Math.imul(a ^ 0x9e3779b9, 0x01000193) ^ Math.imul(b, 0x5bd1e995));
 const EMPTY = hash32('');
-const prefixOf = (h: number) => h >>> 8; // the six hex digits a read shows
 
 /**
  * The anchor each line shows in a hashed read, unique in the file whenever the
@@ -39,37 +55,41 @@ const prefixOf = (h: number) => h >>> 8; // the six hex digits a read shows
  * as the hash-anchored spec describes) when that is unique; else a hash of the
  * line with its position (twins with twin surroundings, e.g. a run of "}" lines),
  * which names the line the model was shown in exactly that version of the file.
- * O(n) over the lines' 32-bit hashes.
+ * O(n) over the lines' 32-bit hashes, in typed arrays; from `directFrom` lines on
+ * the prefixes are counted in a direct table (the hash table's probing cost most).
  */
-export function readAnchors(hashes: Uint32Array): Uint32Array {
+export function readAnchors(hashes: Uint32Array, directFrom = 1 << 16): Uint32Array {
   const n = hashes.length;
-  const plain = new PrefixCounts(n);
-  for (let i = 0; i < n; i++) plain.add(prefixOf(hashes[i]!));
-  const shown = Uint32Array.from(hashes);
-  const twins: number[] = [];
-  for (let i = 0; i < n; i++) if (plain.count(prefixOf(hashes[i]!)) > 1) twins.push(i);
-  if (twins.length === 0) return shown;
-  // Hash of the nearest non-empty line after each line (a backward pass).
-  const next = new Uint32Array(n);
-  for (let i = n - 1, after = EMPTY; i >= 0; i--) {
-    next[i] = after;
-    if (hashes[i] !== EMPTY) after = hashes[i]!;
-  }
-  const prev = new Uint32Array(n);
-  for (let i = 0, before = EMPTY; i < n; i++) {
-    prev[i] = before;
+  const plain = countsFor(n, directFrom);
+  for (let i = 0; i < n; i++) plain.add(hashes[i]! >>> 8);
+  const shown = hashes.slice();
+  let twinCount = 0;
+  const twins = new Int32Array(n);
+  for (let i = 0; i < n; i++) if (plain.count(hashes[i]! >>> 8) > 1) twins[twinCount++] = i;
+  if (twinCount === 0) return shown;
+  // The nearest non-empty line before and after each twin: one pass each way, kept only for twins.
+  const prev = new Uint32Array(twinCount);
+  for (let i = 0, k = 0, before = EMPTY; i < n && k < twinCount; i++) {
+    if (twins[k] === i) prev[k++] = before;
     if (hashes[i] !== EMPTY) before = hashes[i]!;
   }
-  const context = new Uint32Array(twins.length);
-  const contextCounts = new PrefixCounts(twins.length);
-  twins.forEach((i, k) => {
-    context[k] = mix(mix(prev[i]!, hashes[i]!), next[i]!);
-    contextCounts.add(prefixOf(context[k]!));
-  });
-  twins.forEach((i, k) => {
+  const next = new Uint32Array(twinCount);
+  for (let i = n - 1, k = twinCount - 1, after = EMPTY; i >= 0 && k >= 0; i--) {
+    if (twins[k] === i) next[k--] = after;
+    if (hashes[i] !== EMPTY) after = hashes[i]!;
+  }
+  const context = new Uint32Array(twinCount);
+  const contextCounts = countsFor(twinCount, directFrom);
+  for (let k = 0; k < twinCount; k++) {
+    const i = twins[k]!;
+    context[k] = mix(mix(prev[k]!, hashes[i]!), next[k]!);
+    contextCounts.add(context[k]! >>> 8);
+  }
+  for (let k = 0; k < twinCount; k++) {
+    const i = twins[k]!;
     const c = context[k]!;
-    const unique = contextCounts.count(prefixOf(c)) === 1 && plain.count(prefixOf(c)) === 0;
+    const unique = contextCounts.count(c >>> 8) === 1 && plain.count(c >>> 8) === 0;
     shown[i] = unique ? c : mix(hashes[i]!, i + 1);
-  });
+  }
   return shown;
 }

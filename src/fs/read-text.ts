@@ -1,4 +1,4 @@
-import { constants } from 'node:fs';
+import { type BigIntStats, constants } from 'node:fs';
 import fs from 'node:fs/promises';
 import { assertFdInside, errnoOf } from './containment.js';
 import { FsError } from './fs-error.js';
@@ -57,11 +57,33 @@ export async function readTextFile(
 }
 
 /** readTextFile's checks (no symlink, no blocking, inside the mount, size first) without decoding. */
-export async function readFileBytes(
+export function readFileBytes(
   hostPath: string,
   realRoot: string,
   options: { maxBytes: number; displayPath: string },
 ): Promise<FileBytes & { identity: string }> {
+  return readFileVersion(
+    hostPath,
+    realRoot,
+    options,
+    () => undefined,
+    (file) => file,
+  );
+}
+
+/**
+ * readFileBytes with a per-version shortcut: after the same checks and one fstat
+ * (bigint: nanosecond times), `reuse` may answer from what it kept for exactly
+ * that version (device, inode, size, mtime, ctime) without reading the content;
+ * otherwise the file is read and `fresh` builds the answer from its bytes.
+ */
+export async function readFileVersion<T>(
+  hostPath: string,
+  realRoot: string,
+  options: { maxBytes: number; displayPath: string },
+  reuse: (stat: BigIntStats) => T | undefined,
+  fresh: (file: FileBytes & { identity: string }, stat: BigIntStats) => T,
+): Promise<T> {
   const { displayPath } = options;
   let handle: fs.FileHandle;
   try {
@@ -95,9 +117,14 @@ export async function readFileBytes(
       throw new FsError(
         'file_too_large',
         `${displayPath} is ${size} bytes; the limit is ${options.maxBytes} bytes.`,
-        { bytes: size, maxBytes: options.maxBytes },
+        {
+          bytes: size,
+          maxBytes: options.maxBytes,
+        },
       );
     }
+    const kept = reuse(stat);
+    if (kept !== undefined) return kept;
     const buffer = await readToEnd(handle, size);
     if (buffer.length > options.maxBytes) {
       throw new FsError(
@@ -105,7 +132,7 @@ export async function readFileBytes(
         `${displayPath} grew past the limit of ${options.maxBytes} bytes while being read.`,
       );
     }
-    return {
+    const file = {
       data: buffer,
       bytes: buffer.length,
       sha256: sha256Hex(buffer),
@@ -114,6 +141,7 @@ export async function readFileBytes(
       identity: `${stat.dev}:${stat.ino}`,
       ...(stat.birthtimeNs > 0n ? { born: String(stat.birthtimeNs) } : {}),
     };
+    return fresh(file, stat);
   } finally {
     await handle.close();
   }

@@ -23,6 +23,7 @@ import { patchFile } from './patch-file.js';
 import { readFile } from './read-file.js';
 import { readManyFiles } from './read-many-files.js';
 import { readMediaFile } from './read-media-file.js';
+import { ReadVersionCache } from './read-versions.js';
 import { exposedTool, parseToolArguments } from './tool-arguments.js';
 import { toErrorInfo, toolError } from './tool-error.js';
 import type { SandboxTool, ToolContext, ToolName } from './types.js';
@@ -74,6 +75,7 @@ export class FileSystemToolset {
   readonly writers = new WriterTracker();
   private readonly anchors = new Map<string, string>();
   private readonly lineHashes = new LineHashCache();
+  private readonly readVersions = new ReadVersionCache();
   private readonly tools: Map<string, AnyTool>;
   /** The staged change set (staging mode only). */
   staging: StagingArea | undefined;
@@ -219,6 +221,7 @@ export class FileSystemToolset {
       writers: this.writers,
       anchors: this.anchors,
       lineHashes: this.lineHashes,
+      readVersions: this.readVersions,
       limits: this.limits,
     };
   }

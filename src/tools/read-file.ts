@@ -3,11 +3,13 @@ import { ApprovalResult } from '../contract/approval-types.js';
 import { renderHashedText } from '../edit/hashed-render.js';
 import { LineTable } from '../edit/line-table.js';
 import { readAnchors } from '../edit/read-anchors.js';
+import type { ResolvedPath } from '../sandbox/sandbox.js';
 import { fileTargetOf } from '../sandbox/target.js';
 import { blockedFrom } from './apply-write.js';
 import { type LoadedFile, loadFile } from './file-io.js';
 import { checkApprovedTarget, resolvedField, throughLinks } from './file-state.js';
-import { countLines, toModelText } from './text-stats.js';
+import { type ReadVersion, versionOf } from './read-versions.js';
+import { countLines } from './text-stats.js';
 import { toolError } from './tool-error.js';
 import { NONEMPTY_PATH, type SandboxTool, type ToolContext } from './types.js';
 
@@ -77,11 +79,11 @@ export const readFile: SandboxTool<ReadFileInput, ReadFileOutput> = {
     const resolved = ctx.sandbox.resolve(input.path, 'read');
     // An approved read reads the file the person approved, not whatever the name leads to by now.
     checkApprovedTarget(ctx, 'path', resolved);
-    const file = await loadFile(ctx, resolved);
+    const file = await loadVersion(ctx, resolved);
     if (!file) throw toolError('not_found', `${resolved.virtualPath} does not exist.`);
     const raw = file.text;
-    const text = toModelText(raw);
-    const total = countLines(text);
+    const text = file.modelText;
+    const total = file.total;
     const window = headTail(input, total);
     const start = window?.start ?? input.offset ?? 1;
     if (total > 0 && start > total) {
@@ -97,7 +99,7 @@ export const readFile: SandboxTool<ReadFileInput, ReadFileOutput> = {
       window?.limit ?? input.limit ?? ctx.limits.readMaxLines,
       ctx.limits.readMaxLines,
     );
-    const page = pickPage(text, start, total, maxLines, ctx.limits.readMaxChars);
+    const page = pickPage(text, file.lineStarts(), start, total, maxLines, ctx.limits.readMaxChars);
     const endLine = start + page.lines - 1;
     const truncated = endLine < total || page.cut;
     const content =
@@ -114,10 +116,24 @@ export const readFile: SandboxTool<ReadFileInput, ReadFileOutput> = {
       total_lines: total,
       truncated,
       next_offset: endLine < total ? endLine + 1 : null,
-      ...(raw.includes('\r\n') ? { line_endings: 'crlf' as const } : {}),
+      ...(file.crlf ? { line_endings: 'crlf' as const } : {}),
     };
   },
 };
+
+/**
+ * The file as read_file pages it: through the toolset's version cache (one fstat
+ * decides whether the file is still the version already read), or, for staged
+ * content, built from the overlay.
+ */
+async function loadVersion(ctx: ToolContext, resolved: ResolvedPath): Promise<ReadVersion | undefined> {
+  if (resolved.kind === 'missing') return undefined;
+  if (!ctx.readVersions || ctx.staging?.file(resolved.hostPath) !== undefined) {
+    const file = await loadFile(ctx, resolved);
+    return file && versionOf(file.text, file.bytes, file.sha256);
+  }
+  return ctx.readVersions.load(ctx, resolved);
+}
 
 /** head/tail as a start line and a line count; they replace offset/limit, so mixing them is refused. */
 function headTail(input: ReadFileInput, total: number): { start: number; limit: number } | undefined {
@@ -140,7 +156,7 @@ function headTail(input: ReadFileInput, total: number): { start: number; limit: 
  */
 function hashedContent(
   ctx: ToolContext,
-  file: LoadedFile,
+  file: ReadVersion,
   page: Page,
   text: string,
   start: number,
@@ -180,14 +196,18 @@ interface Page {
 /**
  * The lines a read returns, from line `start` on: at most `maxLines`, and no more
  * characters than `maxChars` (newlines counted), except that a single line longer
- * than that is returned cut. Works on offsets: the page is one slice of the text.
+ * than that is returned cut. Works on offsets (the version's line table): the page
+ * is one slice of the text, found without scanning the lines before it.
  */
-function pickPage(text: string, start: number, total: number, maxLines: number, maxChars: number): Page {
-  let from = 0;
-  for (let i = 1; i < start && from < text.length; i++) {
-    const nl = text.indexOf('\n', from);
-    from = nl === -1 ? text.length : nl + 1;
-  }
+function pickPage(
+  text: string,
+  lineStarts: Uint32Array,
+  start: number,
+  total: number,
+  maxLines: number,
+  maxChars: number,
+): Page {
+  const from = start - 1 < lineStarts.length ? lineStarts[start - 1]! : text.length;
   let to = from;
   let next = from;
   let lines = 0;

@@ -7,6 +7,7 @@ import type { Sandbox } from '../sandbox/sandbox.js';
 import type { StagingOverlay } from '../staging/overlay.js';
 import type { ChangeJournal } from './change-journal.js';
 import type { ToolLimits } from './limits.js';
+import type { ReadVersionCache } from './read-versions.js';
 import type { WriterTracker } from './writer-tracker.js';
 
 /** The names of the built-in tools (LLM-facing, snake_case). */
@@ -37,6 +38,8 @@ export interface ToolContext extends ToolCallContext {
   anchors: Map<string, string>;
   /** Line hashes of recent file contents by SHA-256, so edit_lines hashes a file once per version. */
   lineHashes: LineHashCache;
+  /** read_file's per-version cache of decoded, line-indexed files (paging reads a file once). */
+  readVersions?: ReadVersionCache;
   limits: ToolLimits;
   /** Staging mode: writes go to this overlay instead of the disk, reads see it (see src/staging). */
   staging?: StagingOverlay;

@@ -1,0 +1,115 @@
+import type { BigIntStats } from 'node:fs';
+import { decodeText, readFileVersion } from '../fs/read-text.js';
+import type { ResolvedPath } from '../sandbox/sandbox.js';
+import { maxBytesFor } from './file-io.js';
+import { countLines, toModelText } from './text-stats.js';
+import type { ToolContext } from './types.js';
+
+/** One version of a file as read_file uses it: decoded once, its lines indexed once. */
+export interface ReadVersion {
+  text: string;
+  bytes: number;
+  sha256: string;
+  /** The text models see (no BOM, LF endings), its line count and whether the file uses CRLF. */
+  modelText: string;
+  total: number;
+  crlf: boolean;
+  /** Offset in modelText where each line starts (built on first use). */
+  lineStarts(): Uint32Array;
+}
+
+interface Entry {
+  key: string;
+  version: ReadVersion;
+}
+
+/**
+ * A change moves ctime (and nobody can set it back), but coarse file-system clocks
+ * may give two writes a few ms apart the same ctime. A version whose ctime is this
+ * close to the read is not kept, so an entry's key always differs from any later write.
+ */
+const RACY_NS = 100_000_000n;
+
+/**
+ * The versions of recently paged files, keyed by host path and checked against
+ * the file's identity (device, inode), size, mtime and ctime from one fstat on
+ * every read: paging through a big file reads and hashes it once, and a file
+ * that changed in any way is read again. Least recently used entries are
+ * dropped beyond a budget of text.
+ */
+export class ReadVersionCache {
+  private readonly entries = new Map<string, Entry>();
+  private chars = 0;
+
+  constructor(private readonly budgetChars = 64 * 1024 * 1024) {}
+
+  /** The file's current version (from the cache when its key still matches), as loadFile checks it. */
+  async load(ctx: ToolContext, resolved: ResolvedPath): Promise<ReadVersion> {
+    const hostPath = resolved.hostPath;
+    const startNs = BigInt(Date.now()) * 1_000_000n;
+    return readFileVersion(
+      hostPath,
+      resolved.mount.realRoot,
+      { maxBytes: maxBytesFor(ctx, resolved), displayPath: resolved.virtualPath },
+      (stat) => {
+        const entry = this.entries.get(hostPath);
+        if (entry?.key !== keyOf(stat)) return undefined;
+        this.entries.delete(hostPath);
+        this.entries.set(hostPath, entry); // most recently used last
+        return entry.version;
+      },
+      (file, stat) => {
+        const version = versionOf(decodeText(file.data, resolved.virtualPath), file.bytes, file.sha256);
+        this.remember(hostPath, stat.ctimeNs < startNs - RACY_NS ? keyOf(stat) : undefined, version);
+        return version;
+      },
+    );
+  }
+
+  private remember(hostPath: string, key: string | undefined, version: ReadVersion): void {
+    this.forget(hostPath);
+    if (key === undefined || version.text.length > this.budgetChars) return;
+    this.entries.set(hostPath, { key, version });
+    this.chars += version.text.length;
+    for (const [oldest] of this.entries) {
+      if (this.chars <= this.budgetChars) break;
+      this.forget(oldest);
+    }
+  }
+
+  private forget(hostPath: string): void {
+    const entry = this.entries.get(hostPath);
+    if (!entry) return;
+    this.chars -= entry.version.text.length;
+    this.entries.delete(hostPath);
+  }
+}
+
+const keyOf = (s: BigIntStats) => `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
+
+/** A version built from decoded text (also for staged content, which is never cached). */
+export function versionOf(text: string, bytes: number, sha256: string): ReadVersion {
+  const modelText = toModelText(text);
+  let starts: Uint32Array | undefined;
+  return {
+    text,
+    bytes,
+    sha256,
+    modelText,
+    total: countLines(modelText),
+    crlf: text.includes('\r\n'),
+    lineStarts() {
+      starts ??= lineStartsOf(modelText);
+      return starts;
+    },
+  };
+}
+
+function lineStartsOf(text: string): Uint32Array {
+  const starts = new Uint32Array(countLines(text) + 1);
+  let n = 1;
+  for (let i = text.indexOf('\n'); i !== -1 && n < starts.length; i = text.indexOf('\n', i + 1))
+    starts[n++] = i + 1;
+  for (; n < starts.length; n++) starts[n] = text.length;
+  return starts;
+}

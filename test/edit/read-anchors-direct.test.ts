@@ -1,0 +1,22 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { hash32 } from '../../src/edit/line-hash.js';
+import { readAnchors } from '../../src/edit/read-anchors.js';
+
+describe('readAnchors counting', () => {
+  it('gives the same anchors with the direct prefix table (big files) as with the hash table', () => {
+    const empty = hash32('');
+    // Few distinct hashes and many blank lines: twins, shared contexts and position hashes all occur.
+    const line = fc.oneof(
+      fc.constant(empty),
+      fc.nat({ max: 40 }).map((k) => Math.imul(k + 1, 2654435761) >>> 0),
+    );
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 400 }), (lines) => {
+        const hashes = Uint32Array.from(lines);
+        expect(readAnchors(hashes, 0)).toEqual(readAnchors(hashes, Number.POSITIVE_INFINITY));
+      }),
+      { numRuns: 200 },
+    );
+  });
+});

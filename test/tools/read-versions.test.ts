@@ -1,0 +1,80 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { Sandbox } from '../../src/sandbox/sandbox.js';
+import { FileSystemToolset } from '../../src/tools/filesystem-toolset.js';
+import { ReadVersionCache } from '../../src/tools/read-versions.js';
+import type { ToolContext } from '../../src/tools/types.js';
+import { tempDir } from '../helpers/temp-project.js';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const ctx = { limits: { maxFileBytes: 1 << 20 } } as unknown as ToolContext;
+
+/** Same byte length, different content: one ASCII character changed. */
+const mutate = (text: string, at: number) => {
+  const i = at % text.length;
+  return `${text.slice(0, i)}${text[i] === 'x' ? 'y' : 'x'}${text.slice(i + 1)}`;
+};
+
+describe('read_file version cache', () => {
+  it('serves an unchanged file from the cache (one version object) and re-reads a changed one', async () => {
+    const dir = tempDir({ 'a.txt': 'one\ntwo\n' });
+    const sandbox = Sandbox.fromDirectory(dir);
+    const cache = new ReadVersionCache();
+    await sleep(150); // older than a coarse clock tick: safe to keep
+    const first = await cache.load(ctx, sandbox.resolve('/a.txt', 'read'));
+    const again = await cache.load(ctx, sandbox.resolve('/a.txt', 'read'));
+    expect(again).toBe(first);
+    fs.writeFileSync(path.join(dir, 'a.txt'), 'one\ntwo\nthree\n');
+    const changed = await cache.load(ctx, sandbox.resolve('/a.txt', 'read'));
+    expect(changed.text).toBe('one\ntwo\nthree\n');
+    expect(changed.total).toBe(3);
+  });
+
+  it('never serves a stale page: same-size rewrites with the mtime put back, also right after a read', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.stringMatching(/^[a-w ]{0,30}$/), { minLength: 1, maxLength: 40 }),
+        fc.nat(),
+        fc.nat(),
+        async (lines, at1, at2) => {
+          const original = `${lines.join('\n')}\n`;
+          const dir = tempDir({ 'f.txt': original });
+          const file = path.join(dir, 'f.txt');
+          // A whole second: put back exactly (a Date would lose the nanoseconds).
+          const atime = 1_700_000_000;
+          const mtime = 1_700_000_000;
+          fs.utimesSync(file, atime, mtime);
+          const toolset = new FileSystemToolset(Sandbox.fromDirectory(dir), { limits: { readMaxLines: 10 } });
+          const read = async (offset: number) => {
+            const out = await toolset.callTool('read_file', { path: '/f.txt', offset, hashes: true });
+            if (!out.ok) throw new Error(out.error.message);
+            return out.data as { content: string; sha256: string };
+          };
+          const expectPage = async (text: string, offset: number) => {
+            const want = text.split('\n').slice(offset - 1, offset + 9);
+            const page = await read(offset);
+            expect(page.content.split('\n').map((l) => l.slice(l.indexOf('|') + 1))).toEqual(
+              want.slice(0, page.content.split('\n').length),
+            );
+          };
+          await sleep(110);
+          await expectPage(original, 1);
+          // Rewritten in place, same size, mtime restored: only ctime tells.
+          const second = mutate(original, at1);
+          fs.writeFileSync(file, second);
+          fs.utimesSync(file, atime, mtime);
+          await expectPage(second, 1);
+          // And again within the same clock tick as the read that just happened.
+          const third = mutate(second, at2);
+          fs.writeFileSync(file, third);
+          fs.utimesSync(file, atime, mtime);
+          await expectPage(third, 1);
+          for (let offset = 11; offset <= lines.length; offset += 10) await expectPage(third, offset);
+        },
+      ),
+      { numRuns: 12 },
+    );
+  });
+});
