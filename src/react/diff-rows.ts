@@ -65,31 +65,37 @@ export function diffRows(unifiedDiff: string): DiffRow[] {
   return rows;
 }
 
-/** Pairs the i-th removed line of a block with the i-th added line when both runs have the same length. */
+/**
+ * Pairs the i-th removed line of a block with the i-th added line when both runs
+ * have the same length. Note rows (`\ No newline at end of file`) inside a block
+ * are skipped: they sit between the - and + rows of a last line without a final newline.
+ */
 function pairWords(rows: DiffRow[]): void {
   for (let i = 0; i < rows.length; ) {
     if (rows[i]!.kind !== 'del') {
       i++;
       continue;
     }
-    let dels = i;
-    while (dels < rows.length && rows[dels]!.kind === 'del') dels++;
-    let adds = dels;
-    while (adds < rows.length && rows[adds]!.kind === 'add') adds++;
-    const n = dels - i;
-    if (n > 0 && adds - dels === n) {
-      for (let k = 0; k < n; k++) {
-        const del = rows[i + k]!;
-        const add = rows[dels + k]!;
-        del.words = [];
-        add.words = [];
-        for (const p of diffWordsWithSpace(del.text, add.text)) {
-          if (!p.added) del.words.push({ text: p.value, changed: !!p.removed });
-          if (!p.removed) add.words.push({ text: p.value, changed: !!p.added });
-        }
-      }
+    const dels: DiffRow[] = [];
+    const adds: DiffRow[] = [];
+    let j = i;
+    for (; j < rows.length; j++) {
+      const k = rows[j]!.kind;
+      if (k === 'del' && adds.length === 0) dels.push(rows[j]!);
+      else if (k === 'add') adds.push(rows[j]!);
+      else if (k !== 'note') break;
     }
-    i = adds;
+    if (adds.length === dels.length) for (let k = 0; k < dels.length; k++) pairRow(dels[k]!, adds[k]!);
+    i = Math.max(j, i + 1);
+  }
+}
+
+function pairRow(del: DiffRow, add: DiffRow): void {
+  del.words = [];
+  add.words = [];
+  for (const p of diffWordsWithSpace(del.text, add.text)) {
+    if (!p.added) del.words.push({ text: p.value, changed: !!p.removed });
+    if (!p.removed) add.words.push({ text: p.value, changed: !!p.added });
   }
 }
 
