@@ -108,7 +108,7 @@ export class KeyReader {
     for (const e of events) if (e !== 'ctrl-c') keys++;
     if (keys <= 1) return events;
     return events.includes('ctrl-c') ? [{ paste: text }, 'ctrl-c'] : [{ paste: text }];
-  };
+  }
   /** Whether input read now may have waited through a stall that began before the arming delay ended. */
   private readAfterStall(): boolean {
     if (this.heartbeat === undefined) return false;
