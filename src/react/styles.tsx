@@ -34,6 +34,9 @@ export const sandboxApprovalCss = `
 .sa-status-error { background: #ffebe9; border: 1px solid #ff8182; }
 .sa-status-denied { background: #fff8c5; }
 .sa-status-done { background: #dafbe1; }
+/* File text and names are drawn in file (logical) order: strong right-to-left letters must not
+   reorder the characters around them, so \`x = "א" + "ב"\` never reads as \`x = "ב" + "א"\`. */
+.sa-payload, .sa-payload *, .sa-title, .sa-title *, .sa-diff, .sa-diff *, .sa-files, .sa-files *, .sa-file-view, .sa-file-view *, .sa-args, .sa-args * { unicode-bidi: bidi-override; direction: ltr; }
 `;
 
 /** Inserts the default styles (a static string: nothing from a payload goes into CSS). */
