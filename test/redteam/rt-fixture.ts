@@ -11,7 +11,7 @@ const approve = terminalApprover({
   ...(process.env.EDITOR_CMD ? { editor: process.env.EDITOR_CMD } : {}),
   ...(process.env.PAGER_MODE ? { pager: process.env.PAGER_MODE as 'builtin' } : {}),
 });
-const record = async (p: Promise<unknown>) => {
+const record = async (p: unknown) => {
   let line: string;
   try {
     line = JSON.stringify(await p);
