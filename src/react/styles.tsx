@@ -20,6 +20,7 @@ export const sandboxApprovalCss = `
 .sa-word-del { background: #ffcecb; color: inherit; border-radius: 2px; text-decoration: line-through; }
 .sa-hunk { background: #ddf4ff; color: #0550ae; padding: 0 8px; }
 .sa-note { color: #59636e; }
+.sa-more { color: #59636e; font-style: italic; }
 .sa-gap { display: block; width: 100%; text-align: left; background: #f6f8fa; color: #59636e; border: 0; border-top: 1px dashed #d1d9e0; border-bottom: 1px dashed #d1d9e0; padding: 2px 8px; font: inherit; cursor: pointer; }
 .sa-gap-static { cursor: default; }
 .sa-args { background: #f6f8fa; padding: 8px; border-radius: 6px; overflow-x: auto; }

@@ -23,7 +23,10 @@ export class RtPty {
       cols,
       rows,
       cwd: path.resolve(import.meta.dirname, '../..'),
-      env: { ...process.env, ...env, REQUESTS_FILE: reqFile, RESULT_FILE: this.resultFile } as Record<string, string>,
+      env: { ...process.env, ...env, REQUESTS_FILE: reqFile, RESULT_FILE: this.resultFile } as Record<
+        string,
+        string
+      >,
     });
     this.pty.onData((d) => {
       this.screen += d;
@@ -39,7 +42,9 @@ export class RtPty {
     const until = Date.now() + timeoutMs;
     while (this.count(text) < times) {
       if (Date.now() > until)
-        throw new Error(`timed out waiting for ${JSON.stringify(text)} ×${times}; screen:\n${this.screen.slice(-3000)}`);
+        throw new Error(
+          `timed out waiting for ${JSON.stringify(text)} ×${times}; screen:\n${this.screen.slice(-3000)}`,
+        );
       await sleep(20);
     }
   }

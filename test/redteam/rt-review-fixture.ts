@@ -15,7 +15,15 @@ if (process.env.BLOCK_MS) {
   while (performance.now() < until);
 }
 const result = await toolset.stage().review(terminalReviewer());
-const files = Object.fromEntries(stage.map((s) => [s.path, fs.existsSync(path.join(dir, s.path)) ? fs.readFileSync(path.join(dir, s.path), 'utf8') : null]));
-fs.writeFileSync(process.env.RESULT_FILE ?? '', JSON.stringify({ summary: (result as { summary?: string }).summary, files }));
+const files = Object.fromEntries(
+  stage.map((s) => [
+    s.path,
+    fs.existsSync(path.join(dir, s.path)) ? fs.readFileSync(path.join(dir, s.path), 'utf8') : null,
+  ]),
+);
+fs.writeFileSync(
+  process.env.RESULT_FILE ?? '',
+  JSON.stringify({ summary: (result as { summary?: string }).summary, files }),
+);
 process.stdout.write('DONE\r\n');
 process.exit(0);

@@ -13,7 +13,10 @@ describe('React card in Chromium: characters are drawn in file order', () => {
     const dir = mkdir({ 'f.ts': 'x = 0;\n' });
     const req = await capture(dir, 'write_file', { path: '/f.ts', content: 'x = "א" + "ב";\n' });
     const html = cardHtml(req);
-    const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+    const browser = await chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu'],
+    });
     try {
       const page = await browser.newPage();
       await page.setContent(`<style>${css}</style>${html}`);

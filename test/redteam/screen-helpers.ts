@@ -3,12 +3,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
-import { ApprovalToolset, FileSystemToolset, Sandbox } from '../../src/index.js';
 import type { ApprovalRequest } from '../../src/approval/types.js';
-import { renderPayload } from '../../src/terminal/index.js';
-import { createStyle, stripAnsi } from '../../src/terminal/style.js';
+import { ApprovalToolset, FileSystemToolset, Sandbox } from '../../src/index.js';
 import { payloadText } from '../../src/mcp/index.js';
 import { ApprovalCard } from '../../src/react/index.js';
+import { renderPayload } from '../../src/terminal/index.js';
+import { createStyle, stripAnsi } from '../../src/terminal/style.js';
 
 export function mkdir(files: Record<string, string | Buffer> = {}): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rt-screen-'));
@@ -21,7 +21,11 @@ export function mkdir(files: Record<string, string | Buffer> = {}): string {
 }
 
 /** Runs a real tool call and returns the approval request it raised (denied, nothing written). */
-export async function capture(dir: string, tool: string, args: Record<string, unknown>): Promise<ApprovalRequest> {
+export async function capture(
+  dir: string,
+  tool: string,
+  args: Record<string, unknown>,
+): Promise<ApprovalRequest> {
   let req: ApprovalRequest | undefined;
   const toolset = new FileSystemToolset(Sandbox.fromDirectory(dir, { mode: 'rw' }));
   const gated = new ApprovalToolset(toolset, {
@@ -35,7 +39,11 @@ export async function capture(dir: string, tool: string, args: Record<string, un
   return req;
 }
 
-export function terminalText(req: ApprovalRequest, color = false, width = 80): { title: string; warnings: string[]; body: string[] } {
+export function terminalText(
+  req: ApprovalRequest,
+  color = false,
+  width = 80,
+): { title: string; warnings: string[]; body: string[] } {
   const r = renderPayload(req.payload, createStyle(color), width, req.args);
   const body: string[] = [];
   for (let i = 0; i < Math.min(r.body.count, 400); i++) body.push(r.body.line(i));

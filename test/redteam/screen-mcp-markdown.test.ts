@@ -7,7 +7,13 @@ import { capture, mkdir } from './screen-helpers.js';
 
 // Promise: MCP text survives Markdown (hosts render it). Rendered here with `marked` (GFM).
 const decode = (h: string) =>
-  h.replace(/<[^>]+>/g, '').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+  h
+    .replace(/<[^>]+>/g, '')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&');
 
 function outsidePre(html: string): string {
   return html.replace(/<pre>[\s\S]*?<\/pre>/g, '');

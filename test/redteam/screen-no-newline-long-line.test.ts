@@ -19,7 +19,11 @@ async function requests(): Promise<Record<string, ApprovalRequest>> {
   const dir = mkdir({ 'f.txt': a });
   return {
     write: await capture(dir, 'write_file', { path: '/f.txt', content: b }),
-    edit: await capture(dir, 'edit_file', { path: '/f.txt', old_string: `a${'y'.repeat(100)}`, new_string: `b${'y'.repeat(100)}` }),
+    edit: await capture(dir, 'edit_file', {
+      path: '/f.txt',
+      old_string: `a${'y'.repeat(100)}`,
+      new_string: `b${'y'.repeat(100)}`,
+    }),
   };
 }
 
@@ -50,4 +54,16 @@ describe('long last line without a trailing newline', () => {
     const [del, add] = pair(terminalText(req, false, 80).body.map(stripAnsi));
     expect(del).not.toBe(add);
   });
+});
+
+describe('the card windows long lines', () => {
+  it('a 2 MB line: the card shows the first change with "more characters" markers, and stays small', async () => {
+    const big = 2_000_000;
+    const dir = mkdir({ 'f.txt': `${'x'.repeat(big)}a${'y'.repeat(big)}` });
+    const req = await capture(dir, 'edit_file', { path: '/f.txt', old_string: 'xay', new_string: 'xby' });
+    const html = cardHtml(req);
+    expect(html).toMatch(/<mark class="sa-word-add">b[^<]*<\/mark>/);
+    expect(html).toMatch(/…1,999,8\d\d more characters/);
+    expect(html.length).toBeLessThan(50_000);
+  }, 60_000);
 });

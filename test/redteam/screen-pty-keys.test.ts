@@ -13,7 +13,14 @@ const generic = (n: number): ApprovalRequest => ({
   toolName: 'deploy',
   args: { n },
   description: `deploy #${n}`,
-  payload: { type: 'generic', description: `deploy #${n}`, path: '', mount: '', toolName: 'deploy', args: {} },
+  payload: {
+    type: 'generic',
+    description: `deploy #${n}`,
+    path: '',
+    mount: '',
+    toolName: 'deploy',
+    args: {},
+  },
 });
 
 async function denyAt(s: RtPty, n: number): Promise<void> {
@@ -99,7 +106,9 @@ describe('keys through a real pty', () => {
     const dir = mkdir({ 'a.txt': 'hello\n' });
     const req = await capture(dir, 'write_file', { path: '/a.txt', content: 'hello world\n' });
     const editor = path.join(dir, 'ed.sh');
-    fs.writeFileSync(editor, '#!/bin/sh\necho EDITING\nsleep 1.5\nprintf "edited by me\\n" > "$1"\n', { mode: 0o755 });
+    fs.writeFileSync(editor, '#!/bin/sh\necho EDITING\nsleep 1.5\nprintf "edited by me\\n" > "$1"\n', {
+      mode: 0o755,
+    });
     s = new RtPty([req], { EDITOR_CMD: editor });
     await s.atPrompt(1);
     s.type('e');

@@ -22,7 +22,13 @@ function run(dir: string, stage: unknown, env: Record<string, string> = {}) {
     cols: 100,
     rows: 30,
     cwd: path.resolve(import.meta.dirname, '../..'),
-    env: { ...process.env, ...env, DIR: dir, STAGE_JSON: JSON.stringify(stage), RESULT_FILE: resultFile } as Record<string, string>,
+    env: {
+      ...process.env,
+      ...env,
+      DIR: dir,
+      STAGE_JSON: JSON.stringify(stage),
+      RESULT_FILE: resultFile,
+    } as Record<string, string>,
   });
   pty.onData((d) => {
     screen += d;
@@ -40,7 +46,10 @@ function run(dir: string, stage: unknown, env: Record<string, string> = {}) {
     },
     result: async () => {
       await Promise.race([exited, sleep(20_000)]);
-      return JSON.parse(fs.readFileSync(resultFile, 'utf8')) as { summary: string; files: Record<string, string | null> };
+      return JSON.parse(fs.readFileSync(resultFile, 'utf8')) as {
+        summary: string;
+        files: Record<string, string | null>;
+      };
     },
   };
 }

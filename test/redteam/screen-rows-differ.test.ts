@@ -7,7 +7,13 @@ import { capture, cardHtml, mcpText, mkdir, stripAnsi, terminalText } from './sc
 // colour/markers stripped, trailing blanks dropped, canonically equivalent text folded (NFC).
 const seen = (s: string) => stripAnsi(s).replace(/\s+$/, '').normalize('NFC');
 const decode = (h: string) =>
-  h.replace(/<[^>]+>/g, '').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#x27;/g, "'").replace(/&amp;/g, '&');
+  h
+    .replace(/<[^>]+>/g, '')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#x27;/g, "'")
+    .replace(/&amp;/g, '&');
 
 function termRows(req: ApprovalRequest, color: boolean, width: number): [string[], string[]] {
   const body = terminalText(req, color, width).body.map(stripAnsi);
@@ -18,9 +24,11 @@ function termRows(req: ApprovalRequest, color: boolean, width: number): [string[
 function cardRows(req: ApprovalRequest): [string[], string[]] {
   const html = cardHtml(req);
   const rows = (kind: string) =>
-    [...html.matchAll(new RegExp(`<div class="sa-row sa-${kind}"[^>]*>.*?<span class="sa-text">(.*?)</span></div>`, 'g'))].map(
-      (m) => decode(m[1]!),
-    );
+    [
+      ...html.matchAll(
+        new RegExp(`<div class="sa-row sa-${kind}"[^>]*>.*?<span class="sa-text">(.*?)</span></div>`, 'g'),
+      ),
+    ].map((m) => decode(m[1]!));
   return [rows('del'), rows('add')];
 }
 
@@ -89,7 +97,8 @@ describe('the - and + rows of a change differ visibly on every surface', () => {
     const req = await capture(dir, 'write_file', { path: '/f.txt', content: `${newLine}${tail}` });
     const failures: string[] = [];
     const check = (surface: string, [del, add]: [string[], string[]]) => {
-      if (del.length !== 1 || add.length !== 1) failures.push(`${surface}: rows ${JSON.stringify([del, add])}`);
+      if (del.length !== 1 || add.length !== 1)
+        failures.push(`${surface}: rows ${JSON.stringify([del, add])}`);
       else if (seen(del[0]!) === seen(add[0]!)) failures.push(`${surface}: same ${JSON.stringify(del[0])}`);
     };
     for (const w of [80, 40]) check(`terminal colour ${w}`, termRows(req, true, w));

@@ -32,7 +32,7 @@ describe('fitted rows never wrap', () => {
     it.each(samples)(`%s at ${width} columns (new file and a change)`, async (_n, text) => {
       const dir = mkdir({ 'old.txt': `${text}\nx\n` });
       const reqs = [
-        await capture(dir, 'write_file', { path: "/new.txt", content: `${text}\n` }),
+        await capture(dir, 'write_file', { path: '/new.txt', content: `${text}\n` }),
         await capture(dir, 'write_file', { path: '/old.txt', content: `${text}!\ny\n` }),
       ];
       const over: string[] = [];
