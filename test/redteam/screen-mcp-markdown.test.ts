@@ -64,3 +64,22 @@ describe('MCP elicitation text through a Markdown renderer', () => {
     expect(outsidePre(html)).not.toMatch(/<(a|img|em|strong|code)\b|<!--/);
   });
 });
+
+describe('escapeMarkdown breaks every GFM autolink form', () => {
+  it.each([
+    '/www.evil.example/x.md',
+    '/WWW.Evil.example',
+    '/a (www.x.com)/b',
+    '/https://evil.example/x',
+    '/http:/x/ftp://y',
+    '/mailto:me@evil.example',
+    '/xmpp:me@evil.example',
+    '/me@evil.example.txt',
+    '/a_www.b.com_/c',
+  ])('%s stays text and reads as written', async (name) => {
+    const { escapeMarkdown } = await import('../../src/mcp/payload-text.js');
+    const html = marked.parse(escapeMarkdown(name)) as string;
+    expect(html).not.toMatch(/<a\b/);
+    expect(decode(html).trim()).toBe(name);
+  });
+});
