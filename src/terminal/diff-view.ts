@@ -278,11 +278,10 @@ export function diffLineSource(unifiedDiff: string, style: Style, width: number)
       const theirs = changed(rowText(other));
       const [oldText, newText] = kind === DEL ? [mine, theirs] : [theirs, mine];
       // Short pairs get word highlights; long ones are cut to a window around the change.
-      // A short pair whose marks make it overflow (no colour: `{+…+}` takes room) is windowed too,
-      // so the change stays marked rather than drawn as a plain row.
-      let pair = fits(mine) && fits(theirs) ? wordPair(oldText, newText, style) : undefined;
-      if (pair === undefined || visibleLength(pair[kind === DEL ? 0 : 1]) > textWidth)
-        pair = longLinePair(oldText, newText, textWidth, style);
+      const pair =
+        fits(mine) && fits(theirs)
+          ? wordPair(oldText, newText, style)
+          : longLinePair(oldText, newText, textWidth, style);
       const marked = pair?.[kind === DEL ? 0 : 1];
       // Without colour the [-…-] / {+…+} marks take room: lines that overflow are shown unmarked instead.
       if (marked !== undefined && visibleLength(marked) <= textWidth)

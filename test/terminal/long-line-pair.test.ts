@@ -47,16 +47,6 @@ describe('long lines: the first change is always in the window', () => {
     expect(del).toMatch(/…\+999$/);
   });
 
-  it('a short pair whose marks overflow the row (no colour, marked look-alikes) is windowed, still marked', () => {
-    const add = renderDiff(
-      pair(`${'h'.repeat(26)}${'t'.repeat(13)}`, `${'h'.repeat(26)}xxxxx字xxx字x${'t'.repeat(13)}`),
-      createStyle(false),
-      77,
-    ).map(strip)[2]!;
-    expect(add).toContain('{+xxxxx');
-    expect(displayWidth(add)).toBeLessThanOrEqual(77);
-  });
-
   it('for any head, tail and change length the window holds the start of the change', () => {
     fc.assert(
       fc.property(
