@@ -13,9 +13,15 @@ export interface PayloadTextOptions {
  * Backslash-escapes what makes inline Markdown or HTML (emphasis, code, links,
  * images, tags, entities, tables, strikethrough), so a file name such as
  * `<img src=x>` or `**x**` is shown as written; paths keep their slashes and dots.
+ * GFM autolinks are broken too (`www.`, `scheme://`, `mailto:`/`xmpp:`, bare
+ * emails): an escaped `.`, `:` or `@` renders as itself but starts no link.
  */
 export function escapeMarkdown(text: string): string {
-  return text.replace(/[\\`*_[\]<>!|~&]/g, (c) => `\\${c}`);
+  return text
+    .replace(/[\\`*_[\]<>!|~&@]/g, (c) => `\\${c}`)
+    .replace(/(^|[^a-z0-9])(www)\./gi, '$1$2\\.')
+    .replace(/([a-z][a-z0-9+.-]*):(?=\/\/)/gi, '$1\\:')
+    .replace(/\b(mailto|xmpp):/gi, '$1\\:');
 }
 
 /** A code fence longer than any run of backticks in `text` (so the text cannot close it). */

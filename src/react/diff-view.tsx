@@ -51,7 +51,12 @@ function Row({ row, width }: { row: DiffRow; width: number }): ReactElement {
       <span className="sa-text">
         {row.words
           ? row.words.map((w, k) =>
-              w.changed ? (
+              w.marker ? (
+                // biome-ignore lint/suspicious/noArrayIndexKey: pieces of one line never reorder
+                <span key={k} className="sa-more">
+                  {w.text}
+                </span>
+              ) : w.changed ? (
                 // biome-ignore lint/suspicious/noArrayIndexKey: pieces of one line never reorder
                 <mark key={k} className={row.kind === 'add' ? 'sa-word-add' : 'sa-word-del'}>
                   {visibleText(w.text, k === row.words!.length - 1 || 'tabs')}

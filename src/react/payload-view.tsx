@@ -2,6 +2,7 @@ import type { ReactElement, ReactNode } from 'react';
 import { COARSE_DIFF_WARNING, diffHeading } from '../approval/diff-heading.js';
 import type { ApprovalPayload } from '../contract/payloads.js';
 import { linkNotes, lookAlikeNotes } from '../terminal/payload-notes.js';
+import { directoryMove } from '../terminal/render-other.js';
 import { diffRows, splitLines } from './diff-rows.js';
 import { DiffView } from './diff-view.js';
 import { FilePreview } from './file-preview.js';
@@ -109,6 +110,32 @@ export function showPayload(payload: ApprovalPayload): Shown {
       const verb = payload.type === 'move' ? 'Move' : 'Copy';
       const from = visibleText(payload.source);
       const to = visibleText(payload.destination);
+      const tree = directoryMove(payload);
+      if (tree) {
+        const shown = tree.entries.slice(0, 50);
+        const more = tree.entryCount - shown.length;
+        const n = tree.entryCount;
+        return {
+          title: `Move directory: ${from} → ${to} (directory, ${n} entr${n === 1 ? 'y' : 'ies'})`,
+          warnings: tree.links.map(
+            (l) =>
+              `⚠ link ${visibleText(l.path)} (→ ${visibleText(l.target)}) will point to ${visibleText(l.targetAfter)} instead of ${visibleText(l.targetBefore)}.`,
+          ),
+          body: (
+            <>
+              <p className="sa-note">
+                Move the directory {from} and everything in it to {to}:
+              </p>
+              <ul className="sa-entries">
+                {shown.map((e) => (
+                  <li key={e}>{visibleText(e)}</li>
+                ))}
+                {more > 0 ? <li className="sa-note">… {more} more</li> : null}
+              </ul>
+            </>
+          ),
+        };
+      }
       const link = payload.symlink;
       return {
         title: `${verb}: ${from} → ${to}${link ? ` (symbolic link → ${visibleText(link.target)})` : ` (${payload.fileBytes} bytes)`}`,

@@ -20,6 +20,7 @@ export const sandboxApprovalCss = `
 .sa-word-del { background: #ffcecb; color: inherit; border-radius: 2px; text-decoration: line-through; }
 .sa-hunk { background: #ddf4ff; color: #0550ae; padding: 0 8px; }
 .sa-note { color: #59636e; }
+.sa-more { color: #59636e; font-style: italic; }
 .sa-gap { display: block; width: 100%; text-align: left; background: #f6f8fa; color: #59636e; border: 0; border-top: 1px dashed #d1d9e0; border-bottom: 1px dashed #d1d9e0; padding: 2px 8px; font: inherit; cursor: pointer; }
 .sa-gap-static { cursor: default; }
 .sa-args { background: #f6f8fa; padding: 8px; border-radius: 6px; overflow-x: auto; }
@@ -34,6 +35,9 @@ export const sandboxApprovalCss = `
 .sa-status-error { background: #ffebe9; border: 1px solid #ff8182; }
 .sa-status-denied { background: #fff8c5; }
 .sa-status-done { background: #dafbe1; }
+/* File text and names are drawn in file (logical) order: strong right-to-left letters must not
+   reorder the characters around them, so \`x = "א" + "ב"\` never reads as \`x = "ב" + "א"\`. */
+.sa-payload, .sa-payload *, .sa-title, .sa-title *, .sa-diff, .sa-diff *, .sa-files, .sa-files *, .sa-file-view, .sa-file-view *, .sa-args, .sa-args * { unicode-bidi: bidi-override; direction: ltr; }
 `;
 
 /** Inserts the default styles (a static string: nothing from a payload goes into CSS). */

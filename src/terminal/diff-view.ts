@@ -195,25 +195,32 @@ export function allLines(source: LineSource): string[] {
 /**
  * The row a changed row is paired with for word highlights: the i-th removed line
  * of a block with the i-th added line, when both runs have the same length.
+ * Note rows (`\ No newline at end of file`) inside a block are skipped: they sit
+ * between the - and + rows of a last line without a final newline.
  */
 function partnerOf(kinds: Uint8Array, count: number, row: number): number | undefined {
   const kind = kinds[row];
   if (kind !== DEL && kind !== ADD) return undefined;
+  const inBlock = (k: number | undefined) => k === DEL || k === ADD || k === NOTE;
   let first = row;
-  while (first > 0 && kinds[first - 1] === kind) first--;
-  if (kind === ADD) {
-    let dels = first;
-    while (dels > 0 && kinds[dels - 1] === DEL) dels--;
-    const n = first - dels;
-    let end = first;
-    while (end < count && kinds[end] === ADD) end++;
-    return n > 0 && n === end - first ? dels + (row - first) : undefined;
+  while (first > 0 && inBlock(kinds[first - 1])) first--;
+  let end = row + 1;
+  while (end < count && inBlock(kinds[end])) end++;
+  let dels = 0;
+  let adds = 0;
+  let rank = -1;
+  for (let i = first; i < end; i++) {
+    if (kinds[i] === DEL) {
+      if (adds > 0) return undefined; // not one removed run then one added run
+      dels++;
+    } else if (kinds[i] === ADD) adds++;
+    if (i === row) rank = (kind === DEL ? dels : adds) - 1;
   }
-  let adds = row;
-  while (adds < count && kinds[adds] === DEL) adds++;
-  let end = adds;
-  while (end < count && kinds[end] === ADD) end++;
-  return end - adds > 0 && end - adds === adds - first ? adds + (row - first) : undefined;
+  if (dels === 0 || dels !== adds) return undefined;
+  const want = kind === DEL ? ADD : DEL;
+  let seen = 0;
+  for (let i = first; i < end; i++) if (kinds[i] === want && seen++ === rank) return i;
+  return undefined;
 }
 
 /**

@@ -93,9 +93,22 @@ export class KeyReader {
     const stale = this.readAfterStall();
     // A key read right after a stall may have been typed at any time during it: when the
     // stall began before the prompt was armed, it may be type-ahead and never counts.
-    for (const event of this.decoder.push(chunk.toString()))
+    const text = chunk.toString();
+    for (const event of this.unbracketedPaste(this.decoder.push(text), text))
       this.deliver({ event, at: stale && event !== 'ctrl-c' ? Number.NEGATIVE_INFINITY : at });
   };
+  /**
+   * Without bracketed paste (TERM=dumb) a paste is only recognisable as a burst: one read
+   * holding more than one key (a typed key, arrows included, is one event per read). Such a
+   * chunk becomes a paste, which decides nothing; a Ctrl-C in it still stops.
+   */
+  private unbracketedPaste(events: InputEvent[], text: string): InputEvent[] {
+    if (this.options.bracketedPaste !== false) return events;
+    let keys = 0;
+    for (const e of events) if (e !== 'ctrl-c') keys++;
+    if (keys <= 1) return events;
+    return events.includes('ctrl-c') ? [{ paste: text }, 'ctrl-c'] : [{ paste: text }];
+  }
   /** Whether input read now may have waited through a stall that began before the arming delay ended. */
   private readAfterStall(): boolean {
     if (this.heartbeat === undefined) return false;

@@ -26,6 +26,8 @@ export function renderOther(
       return renderDelete(payload, style, width);
     case 'move':
     case 'copy': {
+      const tree = directoryMove(payload);
+      if (tree) return renderDirectoryMove(payload, tree, style, width);
       const verb = payload.type === 'move' ? 'Move' : 'Copy';
       const link = payload.symlink ? ` (symbolic link → ${s(payload.symlink.target)})` : '';
       const warnings = payload.destinationExists
@@ -52,6 +54,60 @@ export function renderOther(
     case 'generic':
       return renderGeneric(payload, width);
   }
+}
+
+/** What a directory move's payload adds: the entries (capped), their number, links that will point elsewhere. */
+export interface DirectoryMoveInfo {
+  entries: string[];
+  entryCount: number;
+  links: Array<{ path: string; target: string; targetBefore: string; targetAfter: string }>;
+}
+
+/** The directory part of a move payload, when it moves a directory (checked, not trusted). */
+export function directoryMove(payload: object): DirectoryMoveInfo | undefined {
+  const { entries, entryCount, links } = payload as Record<string, unknown>;
+  if (!Array.isArray(entries) || typeof entryCount !== 'number') return undefined;
+  const okLinks = Array.isArray(links)
+    ? links.filter(
+        (l): l is DirectoryMoveInfo['links'][number] =>
+          typeof l === 'object' &&
+          l !== null &&
+          ['path', 'target', 'targetBefore', 'targetAfter'].every(
+            (k) => typeof (l as Record<string, unknown>)[k] === 'string',
+          ),
+      )
+    : [];
+  return { entries: entries.map(String), entryCount, links: okLinks };
+}
+
+/** Entries listed on screen before "… N more". */
+const SHOWN_ENTRIES = 20;
+
+function renderDirectoryMove(
+  payload: { source: string; destination: string },
+  tree: DirectoryMoveInfo,
+  style: Style,
+  width: number,
+): Rendered {
+  const s = (t: string) => sanitizeLine(t);
+  const shown = tree.entries.slice(0, SHOWN_ENTRIES);
+  const body = shown.map((e) => fitWidth(`  ${s(e)}`, width));
+  const more = tree.entryCount - shown.length;
+  if (more > 0) body.push(style.dim(`  … ${more} more entr${more === 1 ? 'y' : 'ies'}`));
+  const warnings = tree.links.map(
+    (l) =>
+      `⚠ link ${s(l.path)} (→ ${s(l.target)}) will point to ${s(l.targetAfter)} instead of ${s(l.targetBefore)}.`,
+  );
+  const n = tree.entryCount;
+  return {
+    paths: [s(payload.source), s(payload.destination)],
+    title: `Move directory: ${s(payload.source)} → ${s(payload.destination)} (directory, ${n} entr${n === 1 ? 'y' : 'ies'})`,
+    warnings,
+    body: arraySource([
+      `Move the directory ${s(payload.source)} and everything in it to ${s(payload.destination)}:`,
+      ...body,
+    ]),
+  };
 }
 
 function renderDelete(payload: DeletePayload, style: Style, width: number): Rendered {

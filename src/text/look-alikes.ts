@@ -17,9 +17,48 @@ const pairs =
 for (let i = 0; i < pairs.length; i += 2) LOOK_ALIKE[pairs[i]!] = pairs[i + 1]!;
 for (let c = 0xff01; c <= 0xff5e; c++) LOOK_ALIKE[String.fromCodePoint(c)] = String.fromCodePoint(c - 0xfee0);
 
-/** The ASCII letter `ch` reads as, when it is a look-alike. */
+// Skeletons for look-alikes the rule below finds but no fold names (Armenian, small capitals, IPA, clicks).
+const morePairs = 'օoոnսuհhզqցgԼLՕOՍUՏSᴏoᴄcᴠvᴡwᴢzɪiɩiꜱsǀlǃ!ʟLʀRɴNʏY';
+for (let i = 0; i < morePairs.length; i += 2) LOOK_ALIKE[morePairs[i]!] ??= morePairs[i + 1]!;
+
+/**
+ * Blocks and scripts whose letters mostly pass for ASCII ones: IPA Extensions,
+ * Phonetic Extensions (small capitals), Latin Extended-D, the Latin clicks
+ * U+01C0–01C3, Letterlike Symbols, Cherokee, Lisu, Coptic. Cyrillic, Greek and
+ * Armenian are judged letter by letter (the table above): whole words of them
+ * are ordinary text, and a mix with Latin is caught as mixed scripts.
+ */
+const CONFUSABLE_BLOCKS =
+  /[\u01c0-\u01c3\u0250-\u02af\u1d00-\u1dbf\ua720-\ua7ff\u2100-\u214f\p{Script=Cherokee}\p{Script=Lisu}\p{Script=Coptic}]/u;
+const ASCII_ALNUM = /^[A-Za-z0-9]+$/;
+
+const suspectCache = new Map<string, boolean>();
+/**
+ * Whether a non-ASCII letter or number may read as ASCII, by property rather than
+ * by list: its NFKC or NFKD fold is ASCII (mathematical alphanumerics, Roman
+ * numerals, `ſ`, fullwidth forms, ligatures), it comes from a block or script of
+ * look-alikes, or it is in the table. Accented letters (`é` folds to `e` + a mark) are not.
+ */
+export function isLookAlike(ch: string): boolean {
+  if (ch < '\u0080') return false;
+  let hit = suspectCache.get(ch);
+  if (hit === undefined) {
+    hit =
+      LOOK_ALIKE[ch] !== undefined ||
+      ASCII_ALNUM.test(ch.normalize('NFKC')) ||
+      ASCII_ALNUM.test(ch.normalize('NFKD')) ||
+      CONFUSABLE_BLOCKS.test(ch);
+    if (suspectCache.size < 10_000) suspectCache.set(ch, hit);
+  }
+  return hit;
+}
+
+/** The ASCII letter(s) `ch` reads as, when it is a look-alike (`?` when it has no known skeleton). */
 export function lookAlikeOf(ch: string): string | undefined {
-  return LOOK_ALIKE[ch];
+  if (LOOK_ALIKE[ch] !== undefined) return LOOK_ALIKE[ch];
+  if (!isLookAlike(ch)) return undefined;
+  const fold = ch.normalize('NFKC');
+  return ASCII_ALNUM.test(fold) ? fold : ASCII_ALNUM.test(ch.normalize('NFKD')) ? ch.normalize('NFKD') : '?';
 }
 
 // The scripts a mixed word is judged on; a letter of any other script counts as 'other'.
@@ -92,8 +131,9 @@ function scriptsOf(ch: string): string[] {
   return s;
 }
 
-const WORD = /[\p{L}\p{M}\p{Nd}_]+/gu;
-const LETTER = /\p{L}/u;
+const WORD = /[\p{L}\p{M}\p{Nd}\p{Nl}_]+/gu;
+// Letter-numbers count as letters: `Ⅰnit` (ROMAN NUMERAL ONE) is a word with a look-alike.
+const LETTER = /[\p{L}\p{Nl}]/u;
 const ASCII_ONLY = /^[\u0000-\u007f]*$/;
 
 export interface LookAlikeWord {
@@ -138,7 +178,7 @@ function judge(word: string): Pick<LookAlikeWord, 'marked' | 'reason' | 'kind'> 
   const odd = letters.filter((l) => !l.scripts.includes(main));
   const names = [...new Set(odd.map((l) => l.scripts[0]!))];
   // Look-alikes of the main script are marked too (`ɑ` among Latin letters reads as `a`).
-  const fakes = letters.filter((l) => l.ch >= '\u0080' && LOOK_ALIKE[l.ch] !== undefined && !odd.includes(l));
+  const fakes = letters.filter((l) => isLookAlike(l.ch) && !odd.includes(l));
   return {
     kind: 'mixed scripts',
     marked: [...odd, ...fakes].map((l) => l.at),
@@ -151,17 +191,14 @@ type Letter = { ch: string; at: number; scripts: string[] };
 function lookAlikesOnly(letters: Letter[]): Pick<LookAlikeWord, 'marked' | 'reason' | 'kind'> | undefined {
   // Only ASCII letters and look-alikes, or any ASCII letter at all: look-alikes among them read
   // as the ASCII letters they are not.
-  if (
-    letters.some((l) => l.ch < '\u0080') ||
-    letters.every((l) => l.ch < '\u0080' || LOOK_ALIKE[l.ch] !== undefined)
-  ) {
-    const fakes = letters.filter((l) => l.ch >= '\u0080' && LOOK_ALIKE[l.ch] !== undefined);
+  if (letters.some((l) => l.ch < '\u0080') || letters.every((l) => l.ch < '\u0080' || isLookAlike(l.ch))) {
+    const fakes = letters.filter((l) => isLookAlike(l.ch));
     if (fakes.length > 0) {
       const names = [...new Set(fakes.map((l) => (l.ch >= '\uff01' ? 'fullwidth' : l.scripts[0]!)))];
       return {
         kind: 'look-alike letters',
         marked: fakes.map((l) => l.at),
-        reason: `${names.join('/')} letters that look like ASCII "${fakes.map((l) => LOOK_ALIKE[l.ch]).join('')}"`,
+        reason: `${names.join('/')} letters that look like ASCII "${fakes.map((l) => lookAlikeOf(l.ch)).join('')}"`,
       };
     }
   }

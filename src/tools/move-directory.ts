@@ -25,6 +25,8 @@ interface DirectoryMove {
   to: Pick<ResolvedPath, 'virtualPath' | 'hostPath' | 'mount'>;
   /** Paths relative to the moved directory, sorted; directories end with "/". */
   entries: string[];
+  /** Symbolic links in the tree (up to the listed number) and the text they hold. */
+  links: Array<{ rel: string; text: string }>;
   bytes: number;
   /** Hash of the tree's shape (names, types, sizes, mtimes): what the person approved. */
   sha256: string;
@@ -88,13 +90,14 @@ async function plan(ctx: ToolContext, input: TransferInput): Promise<DirectoryMo
       `${vp} and ${dest} are in different mounts; directories move only within one.`,
     );
   }
-  const { entries, bytes, shape } = await walk(ctx, from.hostPath, to.hostPath, dest);
-  return { from, to, entries, bytes, sha256: createHash('sha256').update(shape).digest('hex') };
+  const { entries, links, bytes, shape } = await walk(ctx, from.hostPath, to.hostPath, dest);
+  return { from, to, entries, links, bytes, sha256: createHash('sha256').update(shape).digest('hex') };
 }
 
 /** The tree under `dir`, refusing links that would point outside the sandbox once moved. */
 async function walk(ctx: ToolContext, dir: string, newDir: string, dest: string) {
   const entries: string[] = [];
+  const links: Array<{ rel: string; text: string }> = [];
   let bytes = 0;
   let shape = '';
   const pending = [''];
@@ -109,6 +112,7 @@ async function walk(ctx: ToolContext, dir: string, newDir: string, dest: string)
         throw toolError('invalid_argument', `More than ${MAX_ENTRIES} entries: move smaller directories.`);
       if (d.isSymbolicLink()) {
         const text = await fs.readlink(path.join(dir, r));
+        if (links.length < LISTED_ENTRIES) links.push({ rel: r, text });
         if (linkTarget(ctx.sandbox, path.dirname(path.join(newDir, r)), text) === OUTSIDE_THE_SANDBOX)
           throw toolError(
             'path_not_in_sandbox',
@@ -122,7 +126,7 @@ async function walk(ctx: ToolContext, dir: string, newDir: string, dest: string)
     }
   }
   entries.sort();
-  return { entries, bytes, shape };
+  return { entries, links, bytes, shape };
 }
 
 /**
@@ -140,7 +144,7 @@ export async function directoryMoveApproval(ctx: ToolContext, input: TransferInp
     if (!p.from.mount.writeApproval && !p.to.mount.writeApproval) return ApprovalResult.preApproved();
     const files = p.entries.filter((e) => !e.endsWith('/')).length;
     const shown = p.entries.slice(0, LISTED_ENTRIES);
-    const payload: MovePayload & { entries: string[]; entryCount: number } = {
+    const payload: MovePayload & { entries: string[]; entryCount: number; links: unknown[] } = {
       type: 'move',
       description: `Move the directory ${p.from.virtualPath} → ${p.to.virtualPath} (${files} file${files === 1 ? '' : 's'}, ${p.entries.length - files} folder${p.entries.length - files === 1 ? '' : 's'}, ${p.bytes} bytes): ${shown.slice(0, 5).map(visibleName).join(', ')}${p.entries.length > 5 ? ', …' : ''}`,
       path: p.from.virtualPath,
@@ -155,11 +159,34 @@ export async function directoryMoveApproval(ctx: ToolContext, input: TransferInp
       fileBytes: p.bytes,
       entries: shown,
       entryCount: p.entries.length,
+      links: retargetedLinks(p.from.virtualPath, p.to.virtualPath, p.links),
     };
     return ApprovalResult.needsApproval(payload);
   } catch (error) {
     return blockedFrom(error);
   }
+}
+
+/**
+ * Relative links in the tree whose target changes with the move (a link to a
+ * file outside the tree then names another file), in virtual paths.
+ */
+function retargetedLinks(
+  from: string,
+  to: string,
+  links: Array<{ rel: string; text: string }>,
+): Array<{ path: string; target: string; targetBefore: string; targetAfter: string }> {
+  const out = [];
+  for (const { rel, text } of links) {
+    if (path.posix.isAbsolute(text)) continue;
+    const before = path.posix.resolve(path.posix.dirname(`${from}/${rel}`), text);
+    const after = path.posix.resolve(path.posix.dirname(`${to}/${rel}`), text);
+    // A target inside the moved tree moves with it: the link still names the same file.
+    const inside = before === from || before.startsWith(`${from}/`);
+    const moved = inside ? `${to}${before.slice(from.length)}` : before;
+    if (moved !== after) out.push({ path: rel, target: text, targetBefore: before, targetAfter: after });
+  }
+  return out;
 }
 
 /** Moves the tree with one rename (same mount), after checking it is still the tree that was approved. */

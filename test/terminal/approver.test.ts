@@ -109,7 +109,8 @@ describe('terminalApprover', () => {
       approved: true,
       overrideArgs: { new_string: 'line 2 (edited by hand)' },
     });
-    expect(tty.plain()).toContain('+line 2 (edited by hand)');
+    // The last line has no final newline: its - and + rows are paired across the note, words marked.
+    expect(tty.plain()).toContain('+line {+2 (edited by hand)+}');
     // Through the approval layer the user's version is what gets written, and the model is told.
     tty.type('e');
     tty.type('y');

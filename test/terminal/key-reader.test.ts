@@ -55,3 +55,37 @@ describe('InputDecoder', () => {
     ]);
   });
 });
+
+describe('KeyReader without bracketed paste (TERM=dumb)', () => {
+  async function firstKey(chunks: string[]): Promise<string> {
+    const { PassThrough } = await import('node:stream');
+    const { KeyReader } = await import('../../src/terminal/key-reader.js');
+    const input = new PassThrough();
+    const clock = { t: 0, now: () => clock.t };
+    const reader = new KeyReader(input, { clock, bracketedPaste: false, armDelayMs: 10 });
+    reader.open();
+    clock.t = 100;
+    for (const c of chunks) input.write(c);
+    input.end();
+    try {
+      return await reader.next();
+    } finally {
+      reader.close();
+    }
+  }
+
+  it('reads a burst of several keys in one chunk as a paste: it decides nothing', async () => {
+    expect(await firstKey(['yes, go ahead\r'])).toBe('ctrl-c'); // input ended, nothing decided
+    expect(await firstKey(['y\r'])).toBe('ctrl-c');
+  });
+
+  it('still reads single key presses and escape sequences, one per chunk', async () => {
+    expect(await firstKey(['y'])).toBe('y');
+    expect(await firstKey(['\u001b[A'])).toBe('up');
+    expect(await firstKey(['\r'])).toBe('enter');
+  });
+
+  it('honours a Ctrl-C inside a burst', async () => {
+    expect(await firstKey(['ab\u0003'])).toBe('ctrl-c');
+  });
+});
