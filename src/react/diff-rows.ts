@@ -92,7 +92,7 @@ function pairWords(rows: DiffRow[]): void {
 }
 
 /** A line longer than this is shown as a window (around its first change, if paired). */
-export const LONG_LINE = 2000;
+const LONG_LINE = 2000;
 /** Characters kept before a long line's first change. */
 const BEFORE_CHANGE = 200;
 

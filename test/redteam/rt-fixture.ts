@@ -2,7 +2,7 @@
 // ApprovalRequest) with terminalApprover on its own stdin/stdout — all at once (PARALLEL=1) or one
 // after another — and appends each decision to RESULT_FILE as a JSON line.
 import fs from 'node:fs';
-import type { ApprovalRequest } from '../../src/approval/types.js';
+import type { ApprovalRequest } from '../../src/contract/approval-types.js';
 import { terminalApprover } from '../../src/terminal/terminal-approver.js';
 
 const requests = JSON.parse(fs.readFileSync(process.env.REQUESTS_FILE ?? '', 'utf8')) as ApprovalRequest[];

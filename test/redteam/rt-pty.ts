@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { type IPty, spawn } from '@lydell/node-pty';
-import type { ApprovalRequest } from '../../src/approval/types.js';
+import type { ApprovalRequest } from '../../src/contract/approval-types.js';
 
 const FIXTURE = path.join(import.meta.dirname, 'rt-fixture.ts');
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

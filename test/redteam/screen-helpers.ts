@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
-import type { ApprovalRequest } from '../../src/approval/types.js';
+import type { ApprovalRequest } from '../../src/contract/approval-types.js';
 import { ApprovalToolset, FileSystemToolset, Sandbox } from '../../src/index.js';
 import { payloadText } from '../../src/mcp/index.js';
 import { ApprovalCard } from '../../src/react/index.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ApprovalRequest } from '../../src/approval/types.js';
+import type { ApprovalRequest } from '../../src/contract/approval-types.js';
 import { capture, cardHtml, mcpText, mkdir, stripAnsi, terminalText } from './screen-helpers.js';
 
 // Promise: "the first change of a long line is visible" / "a change is never shown as no change".

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ApprovalRequest } from '../../src/approval/types.js';
+import type { ApprovalRequest } from '../../src/contract/approval-types.js';
 import { capture, cardHtml, mcpText, mkdir, stripAnsi, terminalText } from './screen-helpers.js';
 
 // Promise: "a change is never shown as no change" — on the terminal (colour and plain), the MCP

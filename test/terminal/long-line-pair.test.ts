@@ -64,7 +64,8 @@ describe('long lines: the first change is always in the window', () => {
           ).map(strip);
           const add = lines[2]!;
           expect(add).toContain(change[0]);
-          if (!color) expect(add).toContain('{+');
+          // Without colour the change is marked, or (when the marks would not fit) the row is drawn whole.
+          if (!color) expect(add.includes('{+') || add.includes(`${head}${change}${tail}`)).toBe(true);
           expect(displayWidth(add)).toBeLessThanOrEqual(77);
         },
       ),
