@@ -1,4 +1,5 @@
 import { SandboxError } from '../contract/errors.js';
+import { isApplyEntryName } from '../contract/reserved-names.js';
 import { codePointLabel, findInvisible } from '../text/invisible-chars.js';
 
 /** Linux limits: NAME_MAX per segment and PATH_MAX for the whole path, in bytes. */
@@ -58,6 +59,11 @@ export function splitVirtualPath(input: unknown): string[] {
     if (Buffer.byteLength(segment, 'utf8') > MAX_SEGMENT_BYTES) {
       throw new SandboxError('invalid_argument', `a path segment is longer than ${MAX_SEGMENT_BYTES} bytes.`);
     }
+    if (isApplyEntryName(segment))
+      throw new SandboxError(
+        'path_not_in_sandbox',
+        `"${segment}" is reserved for change sets being applied; no tool may read or write it. Use another name.`,
+      );
     segments.push(segment);
   }
   return segments;

@@ -10,7 +10,13 @@ import {
   type StepHook,
   type WrittenFile,
 } from './apply-group.js';
-import { type BaseSide, type ChangeSet, type ChangeSetFile, sideBytes } from './change-set.js';
+import {
+  type BaseSide,
+  type ChangeSet,
+  type ChangeSetFile,
+  changeSetTampered,
+  sideBytes,
+} from './change-set.js';
 import type { FileDecision, ReviewDecisions } from './decisions.js';
 import { applyHunks } from './hunks.js';
 import { summarize } from './summary.js';
@@ -110,6 +116,14 @@ export async function applyChangeSet(
   decisions: ReviewDecisions,
   options: { hook?: StepHook } = {},
 ): Promise<ApplyResult> {
+  const tampered = changeSetTampered(set);
+  if (tampered !== undefined) {
+    const error = {
+      code: 'stale_approval' as const,
+      message: `This change set was altered after it was built (${tampered}). Nothing was applied; stage and review the changes again.`,
+    };
+    return { ok: false, files: [], error, summary: summarize([], decisions?.note, error) };
+  }
   const planned = set.files.map((f) => ({ file: f, ...plan(f, decisions.files[f.path]) }));
   const outcomes = planned.map((p) => p.outcome);
   const fail = (error: ToolErrorInfo): ApplyResult => ({

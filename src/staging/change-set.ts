@@ -147,3 +147,29 @@ function changeSetId(files: ChangeSetFile[]): string {
   }
   return h.digest('hex');
 }
+
+const isSide = (s: unknown): s is FileSide =>
+  typeof s === 'object' && s !== null && typeof (s as FileSide).exists === 'boolean';
+
+/**
+ * Why a change set that travelled (serialised, held by a client between requests)
+ * is not the one that was built, or undefined when it is: its id must fingerprint
+ * its files, and every side's content must hash to the sha256 the id covers. A
+ * set altered anywhere is refused before anything is applied.
+ */
+export function changeSetTampered(set: ChangeSet): string | undefined {
+  if (!set || !Array.isArray(set.files)) return 'the change set has no file list';
+  for (const f of set.files) {
+    if (!f || typeof f.path !== 'string' || !isSide(f.base) || !isSide(f.staged) || !Array.isArray(f.hunks))
+      return `the entry for ${String(f?.path)} is malformed`;
+    for (const side of [f.staged, f.base, ...(f.sourceBase ? [f.sourceBase] : [])]) {
+      if (!isSide(side)) return `the entry for ${f.path} is malformed`;
+      const sha = side.exists ? createHash('sha256').update(sideBytes(side)).digest('hex') : null;
+      if (side.exists && (side.text !== undefined || side.base64 !== undefined) && sha !== side.sha256)
+        return `the content recorded for ${f.path} does not match its hash`;
+      if (!side.exists && side.sha256 !== null && side.sha256 !== undefined)
+        return `the entry for ${f.path} is inconsistent`;
+    }
+  }
+  return changeSetId(set.files) === set.id ? undefined : 'its id does not match its files';
+}

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { CHANGESET_JOURNAL_DIR } from '../fs/apply-names.js';
+import { APPLY_TEMP, CHANGESET_JOURNAL_DIR } from '../contract/reserved-names.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
 import type { JournalManifest } from './apply-group.js';
 
@@ -29,6 +29,49 @@ function readManifest(dir: string): JournalManifest | undefined {
   }
 }
 
+/** A path inside one of the sandbox's writable mounts, reached without links (its real parent is itself). */
+function insideWritable(sandbox: Sandbox, p: unknown): p is string {
+  if (typeof p !== 'string' || !path.isAbsolute(p) || path.resolve(p) !== p) return false;
+  const root = sandbox.mounts.find(
+    (m) => m.mode === 'rw' && p.startsWith(`${m.realRoot}${path.sep}`),
+  )?.realRoot;
+  if (!root) return false;
+  // The deepest existing directory above it is its own real path (directories an
+  // interrupted apply had not created yet are simply missing).
+  for (let dir = path.dirname(p); dir.startsWith(root); dir = path.dirname(dir)) {
+    try {
+      return fs.realpathSync(dir) === dir;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return false;
+    }
+  }
+  return false;
+}
+
+/**
+ * Whether a journal is one this library wrote for this sandbox: every target and
+ * directory inside a writable mount (no links on the way), every temp an apply
+ * temp beside its target. Anything else (a journal planted by someone with write
+ * access to a mount) is never acted on: recovery would otherwise rename or
+ * delete whatever it names.
+ */
+function trustworthy(sandbox: Sandbox, manifest: JournalManifest | undefined): manifest is JournalManifest {
+  if (!manifest || !Array.isArray(manifest.entries) || !Array.isArray(manifest.dirs)) return false;
+  for (const e of manifest.entries) {
+    if (!e || !insideWritable(sandbox, e.target)) return false;
+    if (e.temp === null) continue;
+    if (typeof e.temp !== 'string' || path.dirname(e.temp) !== path.dirname(e.target)) return false;
+    if (!APPLY_TEMP.test(path.basename(e.temp))) return false;
+  }
+  return manifest.dirs.every(
+    (d) =>
+      typeof d === 'string' &&
+      path.isAbsolute(d) &&
+      path.resolve(d) === d &&
+      sandbox.mounts.some((m) => m.mode === 'rw' && d.startsWith(`${m.realRoot}${path.sep}`)),
+  );
+}
+
 /**
  * Finishes or undoes change-set applies that a crash interrupted, in every mount
  * of the sandbox: a committed journal is rolled forward (its remaining temps
@@ -52,6 +95,8 @@ export function recoverChangeSetsSync(sandbox: Sandbox): RecoveryReport {
       // The directory is named <pid>-<random>: a live apply (this process's too) is left alone.
       const pid = Number(name.split('-')[0]);
       if (!Number.isInteger(pid) || alive(pid)) continue;
+      // A journal that names anything else is left untouched (and unacted on).
+      if (manifest !== undefined && !trustworthy(sandbox, manifest)) continue;
       if (manifest && fs.existsSync(path.join(dir, 'committed'))) {
         for (const entry of manifest.entries) {
           if (entry.temp) {

@@ -98,6 +98,7 @@ export async function saveFile(
   const data = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
   checkWriteSize(ctx, resolved, data.length);
   if (ctx.staging) {
+    refuseStagedThroughLink(ctx, resolved);
     const { created } = await ctx.staging.write(resolved, data, mode);
     return { created, bytes: data.length, sha256: sha256Hex(data) };
   }
@@ -158,7 +159,11 @@ export async function moveFile(
   bound: Bounds = {},
   ctx?: ToolContext,
 ): Promise<void> {
-  if (ctx?.staging) return ctx.staging.move(from, to);
+  if (ctx?.staging) {
+    refuseStagedThroughLink(ctx, from);
+    refuseStagedThroughLink(ctx, to);
+    return ctx.staging.move(from, to);
+  }
   await moveEntry(from, to, overwrite, {
     ...bound,
     crossDevice: async (a, b) => {
@@ -177,6 +182,14 @@ export async function moveFile(
 }
 
 /** Symbolic links are not staged: a change set holds file contents only. */
+/**
+ * Staging holds file contents by the name written: a path that leads through a
+ * link would show the person one name and change another file on apply.
+ */
+function refuseStagedThroughLink(ctx: ToolContext, resolved: ResolvedPath): void {
+  if (resolved.target.via.length > 0) refuseStagedLink(ctx, resolved.target.via[0]!);
+}
+
 export function refuseStagedLink(ctx: ToolContext, virtualPath: string): void {
   if (!ctx.staging) return;
   throw toolError(
