@@ -174,8 +174,10 @@ export async function benchPagerFirstScreen(lines: number, runs: number): Promis
       rows: 40,
       style,
     });
-    input.write('q');
+    // Keys typed before the pager is armed are dropped by design: keep typing q until it quits.
+    const typing = setInterval(() => input.write('q'), 1);
     await done;
+    clearInterval(typing);
     keys.close();
     return written;
   };

@@ -43,10 +43,7 @@ async function firstScreen(toolset: FileSystemToolset): Promise<number> {
   const output = Object.assign(
     new Writable({
       write(chunk, _e, done) {
-        if (!drawn && String(chunk).includes('Review')) {
-          drawn = performance.now() - start;
-          setImmediate(() => input.write('q')); // after the screen is armed
-        }
+        if (!drawn && String(chunk).includes('Review')) drawn = performance.now() - start;
         done();
       },
     }),
@@ -54,7 +51,12 @@ async function firstScreen(toolset: FileSystemToolset): Promise<number> {
   );
   start = performance.now();
   const set = toolset.staging!.changeSet();
+  // Keys typed before the screen is armed are dropped by design: keep typing q until it quits.
+  const typing = setInterval(() => {
+    if (drawn) input.write('q');
+  }, 1);
   await terminalReviewer({ input, output, armDelayMs: 0, color: true })(set);
+  clearInterval(typing);
   if (!drawn) throw new Error('the review screen was not drawn');
   return drawn;
 }
