@@ -54,19 +54,10 @@ export async function loadFile(ctx: ToolContext, resolved: ResolvedPath): Promis
     const text = decodeText(staged.data, resolved.virtualPath);
     return { text, bytes: staged.data.length, sha256: staged.sha256, mode: staged.mode, data: staged.data };
   }
-  const file = await readTextFile(resolved.hostPath, resolved.mount.realRoot, {
+  return readTextFile(resolved.hostPath, resolved.mount.realRoot, {
     maxBytes: maxBytesFor(ctx, resolved),
     displayPath: resolved.virtualPath,
   });
-  return {
-    text: file.text,
-    bytes: file.bytes,
-    sha256: file.sha256,
-    mode: file.mode,
-    data: file.data,
-    identity: file.identity,
-    ...(file.born === undefined ? {} : { born: file.born }),
-  };
 }
 
 /**
