@@ -111,18 +111,28 @@ export function rebuildReplacement(
   fileStyle: () => IndentStyle | undefined = () => undefined,
 ): RebuildResult {
   const slipped = needle.map((l, i) => l !== window[i]);
+  const anySlipped = slipped.includes(true);
   const oldKeys = needle.map((l) => levelKey(l, level));
-  const newKeys = replacement.map((l) => levelKey(l, level));
+  // New lines' keys only matter against a slipped old line: a request copied exactly
+  // (the usual case, and every big insertion) never normalises its new lines.
+  const newKeys = anySlipped ? replacement.map((l) => levelKey(l, level)) : undefined;
+  const newKey = (j: number) => (newKeys ? newKeys[j]! : replacement[j]!);
   const same = (i: number, j: number) =>
-    needle[i] === replacement[j] || (slipped[i]! && oldKeys[i] === newKeys[j]);
+    needle[i] === replacement[j] || (slipped[i]! && oldKeys[i] === newKey(j));
   // Which lines could be unchanged at all: one with no possible partner is a change.
+  // Found by looking every new line up among the old ones (the old side is usually
+  // the small one), so no set of the new lines is built.
   const oldExact = new Set(needle);
   const oldKeyed = new Set(oldKeys.filter((_, i) => slipped[i]));
-  const newExact = new Set(replacement);
-  const newKeyed = new Set(newKeys);
+  const exactPartner = new Set<string>();
+  const keyedPartner = new Set<string>();
+  for (let j = 0; j < replacement.length; j++) {
+    if (oldExact.has(replacement[j]!)) exactPartner.add(replacement[j]!);
+    if (anySlipped && oldKeyed.has(newKey(j))) keyedPartner.add(newKey(j));
+  }
   const candidates = {
-    old: (i: number) => newExact.has(needle[i]!) || (slipped[i]! && newKeyed.has(oldKeys[i]!)),
-    new: (j: number) => oldExact.has(replacement[j]!) || oldKeyed.has(newKeys[j]!),
+    old: (i: number) => exactPartner.has(needle[i]!) || (slipped[i]! && keyedPartner.has(oldKeys[i]!)),
+    new: (j: number) => oldExact.has(replacement[j]!) || (anySlipped && oldKeyed.has(newKey(j))),
   };
   const pairs = new Map<number, number>();
   // Without an alignment in time, each line that repeats an old one is still found by its text.
@@ -138,12 +148,12 @@ export function rebuildReplacement(
   const reindentNeeded = needle.some(
     (l, i) => l.trim() !== '' && leadingWhitespace(l) !== leadingWhitespace(window[i] ?? ''),
   );
-  const adjusted = reindentNeeded ? reindent(replacement, needle, window, fileStyle) : [...replacement];
+  const adjusted = reindentNeeded ? reindent(replacement, needle, window, fileStyle) : replacement;
   const moved = new MovedLines(needle, window, slipped, oldKeys);
   const freshIdx: number[] = [];
   let unclear = false;
   const out: RebuiltLine[] = replacement.map((line, j) => {
-    const kept = pairs.get(j) ?? moved.find(line, newKeys[j]!);
+    const kept = pairs.get(j) ?? moved.find(line, newKey(j));
     if (kept !== undefined) return { text: window[kept]!, from: kept };
     // Unaligned, a line equal to old lines with different file texts cannot be placed.
     if (!aligned && candidates.new(j)) unclear = true;

@@ -29,7 +29,12 @@ export interface LinesWithEnds {
  * included, share an id): hashed in place, so no line becomes a string; a hash
  * shared by different lines is told apart by comparing the text.
  */
-function lineIds(a: LinesWithEnds, b: LinesWithEnds): { A: Int32Array; B: Int32Array; size: number } {
+function lineIds(
+  a: LinesWithEnds,
+  b: LinesWithEnds,
+  skipHead: number,
+  skipTail: number,
+): { A: Int32Array; B: Int32Array; size: number } {
   const first = new Map<number, number>(); // hash (30 bits: a small integer key) → first id with it
   const ownerSide: number[] = []; // id → side (0 = a, 1 = b) and index of a line that has it
   const ownerLine: number[] = [];
@@ -37,13 +42,15 @@ function lineIds(a: LinesWithEnds, b: LinesWithEnds): { A: Int32Array; B: Int32A
   const sides = [a, b];
   const idsOf = (side: number) => {
     const t = sides[side]!;
-    const out = new Int32Array(t.count);
+    const count = t.count - skipHead - skipTail;
+    const out = new Int32Array(count);
     const { text } = t;
     const add = () => {
       ownerSide.push(side);
       return ownerLine.push(0) - 1;
     };
-    for (let i = 0; i < t.count; i++) {
+    for (let r = 0; r < count; r++) {
+      const i = r + skipHead;
       const from = t.offset(i);
       const to = t.offset(i + 1);
       let h = 0x811c9dc5;
@@ -70,7 +77,7 @@ function lineIds(a: LinesWithEnds, b: LinesWithEnds): { A: Int32Array; B: Int32A
           }
         }
       }
-      out[i] = id;
+      out[r] = id;
     }
     return out;
   };
@@ -90,7 +97,23 @@ function lineIds(a: LinesWithEnds, b: LinesWithEnds): { A: Int32Array; B: Int32A
  * they are), without the search.
  */
 export function anchoredDiff(a: LinesWithEnds, b: LinesWithEnds, timeBudgetMs: number): AnchoredDiff {
-  const { A, B, size } = lineIds(a, b);
+  // Equal lines at the ends are compared in place first: an insertion or a small
+  // change then costs ids for the changed lines only, not for the whole text.
+  const head = sharedLines(a, b, 0, 0, Math.min(a.count, b.count), 1);
+  const tail = sharedLines(a, b, a.count - 1, b.count - 1, Math.min(a.count, b.count) - head, -1);
+  if (head + tail === a.count || head + tail === b.count) {
+    // One side is only shared lines: the rest of the other side was inserted or removed.
+    const runs: Run[] = [];
+    for (const [kind, count] of [
+      ['=', head],
+      ['-', a.count - head - tail],
+      ['+', b.count - head - tail],
+      ['=', tail],
+    ] as const)
+      if (count > 0) runs.push({ kind, count });
+    return { runs, coarse: false };
+  }
+  const { A, B, size } = lineIds(a, b, head, tail);
   const countA = new Int32Array(size);
   const countB = new Int32Array(size);
   const whereB = new Int32Array(size);
@@ -155,8 +178,33 @@ export function anchoredDiff(a: LinesWithEnds, b: LinesWithEnds, timeBudgetMs: n
     }
     for (const c of changes) emit(c.added ? '+' : c.removed ? '-' : '=', c.count);
   };
+  emit('=', head);
   region(0, A.length, 0, B.length, 0);
+  emit('=', tail);
   return { runs, coarse };
+}
+
+/** How many lines (terminators included) are equal walking from a[i], b[j] by `step`, at most `max`. */
+function sharedLines(
+  a: LinesWithEnds,
+  b: LinesWithEnds,
+  i: number,
+  j: number,
+  max: number,
+  step: 1 | -1,
+): number {
+  let n = 0;
+  while (n < max) {
+    const aFrom = a.offset(i);
+    const length = a.offset(i + 1) - aFrom;
+    const bFrom = b.offset(j);
+    if (b.offset(j + 1) - bFrom !== length) break;
+    if (a.text.slice(aFrom, aFrom + length) !== b.text.slice(bFrom, bFrom + length)) break;
+    n++;
+    i += step;
+    j += step;
+  }
+  return n;
 }
 
 /**

@@ -273,9 +273,15 @@ function spliceLines(split: SplitLines, s: Splice, eol: string): void {
   replaceRange(split.terminators, s.start, s.end, terms);
 }
 
+/** Lines of a region shown in full in the returned diff; a bigger region shows its ends. */
+const SHOWN_PER_REGION = 200;
+
 /**
  * A compact diff whose context and added lines carry fresh anchors. `window` holds
- * the new file's lines from line `offset` on; the file has `total` lines.
+ * the new file's lines from line `offset` on; the file has `total` lines. A region
+ * of more than SHOWN_PER_REGION added (or removed) lines shows its first and last
+ * lines and says how many it leaves out: the model reads those back if it needs
+ * their anchors, and a million inserted lines are not echoed into its context.
  */
 function anchoredDiff(
   window: readonly string[],
@@ -288,14 +294,30 @@ function anchoredDiff(
     const line = window[i - offset]!;
     return `${i + 1}#${lineHash(line)}|${line}`;
   };
+  const half = SHOWN_PER_REGION / 2;
   for (const r of regions) {
     const from = Math.max(0, r.at - 2);
     const to = Math.min(total, r.at + r.added.length + 2);
     out.push(`@@ line ${r.at + 1} @@`);
     for (let i = from; i < r.at; i++) out.push(` ${anchor(i)}`);
-    for (const l of r.removed) out.push(`-${l}`);
-    for (let i = r.at; i < r.at + r.added.length; i++) out.push(`+${anchor(i)}`);
-    for (let i = r.at + r.added.length; i < to; i++) out.push(` ${anchor(i)}`);
+    const removed = r.removed.length;
+    for (let k = 0; k < removed; k++) {
+      if (removed > SHOWN_PER_REGION && k === half) {
+        out.push(`-… ${removed - SHOWN_PER_REGION} more removed lines …`);
+        k = removed - half - 1;
+      } else out.push(`-${r.removed[k]}`);
+    }
+    const added = r.added.length;
+    for (let k = 0; k < added; k++) {
+      if (added > SHOWN_PER_REGION && k === half) {
+        const skipped = added - SHOWN_PER_REGION;
+        out.push(
+          `+… ${skipped} more added lines (lines ${r.at + half + 1}–${r.at + half + skipped}; read_file gives their anchors) …`,
+        );
+        k = added - half - 1;
+      } else out.push(`+${anchor(r.at + k)}`);
+    }
+    for (let i = r.at + added; i < to; i++) out.push(` ${anchor(i)}`);
   }
   return out.join('\n');
 }

@@ -1,5 +1,6 @@
 import { anchoredDiff } from './anchored-diff.js';
 import { LineTable } from './line-table.js';
+import { countOf } from './text-format.js';
 import { formatHunks } from './unified-hunks.js';
 
 export interface BoundedDiff {
@@ -75,10 +76,6 @@ export function shiftHunkHeaders(unifiedDiff: string, lines: number): string {
   );
 }
 
-function shiftHunks(diff: BoundedDiff, lines: number): BoundedDiff {
-  return { ...diff, unifiedDiff: shiftHunkHeaders(diff.unifiedDiff, lines) };
-}
-
 /**
  * Characters a caller already knows both texts share at the start and at the end
  * (an edit knows where it changed the text): those are not compared again. A hint
@@ -116,6 +113,8 @@ export function boundedUnifiedDiff(
     context?: number;
     timeBudgetMs?: number;
     known?: KnownShared;
+    /** Lines before the texts given (they are slices of bigger ones): hunk headers count from there. */
+    firstLine?: number;
   },
 ): BoundedDiff {
   const context = options.context ?? 3;
@@ -123,12 +122,17 @@ export function boundedUnifiedDiff(
   // first, so only the changed middle (plus context) is ever split into lines.
   const cut = sharedEnds(oldText, newText, context, options.known ?? { head: 0, tail: 0 });
   if (cut.head > 0 || cut.tail > 0) {
-    const inner = boundedUnifiedDiff(
+    return boundedUnifiedDiff(
       oldText.slice(cut.head, oldText.length - cut.tail),
       newText.slice(cut.head, newText.length - cut.tail),
-      { oldPath: options.oldPath, newPath: options.newPath, context, ...timeBudget(options) },
+      {
+        oldPath: options.oldPath,
+        newPath: options.newPath,
+        context,
+        firstLine: (options.firstLine ?? 0) + cut.lineOffset,
+        ...timeBudget(options),
+      },
     );
-    return cut.lineOffset === 0 ? inner : shiftHunks(inner, cut.lineOffset);
   }
   const a = new LineTable(oldText);
   const b = new LineTable(newText);
@@ -136,7 +140,7 @@ export function boundedUnifiedDiff(
   const { runs, coarse } = anchoredDiff(a, b, options.timeBudgetMs ?? 300);
   if (runs.every((r) => r.kind === '='))
     return { unifiedDiff: '', added: 0, removed: 0, diffLines: 0, coarse: false };
-  const body = formatHunks(a, b, runs, context);
+  const body = formatHunks(a, b, runs, context, options.firstLine ?? 0);
   const unifiedDiff = header + body;
   let added = 0;
   let removed = 0;
@@ -144,7 +148,7 @@ export function boundedUnifiedDiff(
     if (r.kind === '+') added += r.count;
     else if (r.kind === '-') removed += r.count;
   }
-  return { unifiedDiff, added, removed, diffLines: unifiedDiff.split('\n').length - 1, coarse };
+  return { unifiedDiff, added, removed, diffLines: countOf(unifiedDiff, '\n'), coarse };
 }
 
 const timeBudget = (o: { timeBudgetMs?: number }) =>

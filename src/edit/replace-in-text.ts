@@ -6,7 +6,7 @@ import { LineTable } from './line-table.js';
 import { type BlockMatch, locateBlock } from './match-cascade.js';
 import type { MatchLevel } from './normalize-line.js';
 import { replaceRange } from './replace-range.js';
-import { detectEol, joinLines, lineNumbersAt, toFileEol, withoutBom } from './text-format.js';
+import { countOf, detectEol, joinLines, lineNumbersAt, toFileEol, withoutBom } from './text-format.js';
 
 export interface ReplaceRequest {
   oldString: string;
@@ -144,7 +144,7 @@ export function replaceInText(text: string, request: ReplaceRequest): ReplaceRes
     }
     out += body.slice(last);
     const used = lineNumbersAt(body, chosen);
-    const span = Math.max(oldText.split('\n').length, newText.split('\n').length);
+    const span = Math.max(countOf(oldText, '\n'), countOf(newText, '\n')) + 1;
     return {
       ok: true,
       newText: restore(out),

@@ -1,13 +1,11 @@
-const OPEN = '([{';
-const CLOSE = ')]}';
-
-/** Net bracket balance of some lines: +1 per opener, −1 per closer. */
+/** Net bracket balance of some lines: +1 per opener ( [ {, −1 per closer ) ] }. */
 export function bracketBalance(lines: readonly string[]): number {
   let n = 0;
   for (const line of lines) {
-    for (const ch of line) {
-      if (OPEN.includes(ch)) n++;
-      else if (CLOSE.includes(ch)) n--;
+    for (let i = 0; i < line.length; i++) {
+      const c = line.charCodeAt(i);
+      if (c === 40 || c === 91 || c === 123) n++;
+      else if (c === 41 || c === 93 || c === 125) n--;
     }
   }
   return n;

@@ -1,7 +1,7 @@
 const BOM = '\uFEFF';
 
 /** Occurrences of `needle` in `text`, counted without allocating (split would build a huge array). */
-function countOf(text: string, needle: string): number {
+export function countOf(text: string, needle: string): number {
   let n = 0;
   for (let i = text.indexOf(needle); i !== -1; i = text.indexOf(needle, i + needle.length)) n++;
   return n;

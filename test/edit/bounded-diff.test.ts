@@ -105,3 +105,44 @@ describe('boundedUnifiedDiff at scale (anchored on unique lines)', () => {
     expect(d.removed).toBeLessThan(4_100);
   });
 });
+
+describe('boundedUnifiedDiff on big blocks (pure insertions and deletions, copied as blocks)', () => {
+  it('applies strictly and reproduces the new text for any big inserted or removed block', () => {
+    const bigLine = fc.oneof(
+      fc.constantFrom(
+        '',
+        '}',
+        'inserted line with some ascii text',
+        '  naïve café — “quoted” 😀',
+        '\t\\ tab',
+      ),
+      fc.string({ maxLength: 40 }).map((s) => s.replace(/[\r\n]/g, '')),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(line, { minLength: 0, maxLength: 30 }),
+        fc.nat(30),
+        fc.array(bigLine, { minLength: 1, maxLength: 8 }),
+        fc.integer({ min: 2_000, max: 4_000 }),
+        fc.boolean(),
+        fc.boolean(),
+        fc.boolean(),
+        (lines, at, pattern, repeat, finalNewline, crlf, remove) => {
+          const eol = crlf ? '\r\n' : '\n';
+          const block = Array.from({ length: repeat }, (_, i) => pattern[i % pattern.length]!);
+          const small = [...lines];
+          const big = [...lines];
+          big.splice(Math.min(at, big.length), 0, ...block);
+          const join = (ls: string[]) => (ls.length ? ls.join(eol) + (finalNewline ? eol : '') : '');
+          const [a, b] = remove ? [join(big), join(small)] : [join(small), join(big)];
+          const d = boundedUnifiedDiff(a, b, { oldPath: '/f', newPath: '/f' });
+          const applied =
+            d.unifiedDiff === '' ? a : applyPatch(a, d.unifiedDiff, { autoConvertLineEndings: false });
+          expect(applied).toBe(b);
+          expect(d.diffLines).toBe(d.unifiedDiff.split('\n').length - 1);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+});

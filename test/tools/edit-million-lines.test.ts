@@ -50,13 +50,21 @@ describe('a million inserted lines through every edit tool', () => {
     const { dir, toolset } = project({ 'f.txt': FILE });
     const read = String(ok(await toolset.callTool('read_file', { path: '/f.txt', hashes: true })).content);
     const anchor = read.split('\n')[1]!.split('|')[0]!;
-    ok(
+    const data = ok(
       await toolset.callTool('edit_lines', {
         path: '/f.txt',
         operations: [{ op: 'insert_after', hash: anchor, content: BIG.join('\n') }],
       }),
     );
     check(dir);
+    // The model gets the ends of the block with fresh anchors and a count of the rest, not a million lines.
+    const diff = String(data.diff).split('\n');
+    expect(diff.length).toBeLessThan(300);
+    expect(diff).toContain(
+      `+… ${N - 200} more added lines (lines 103–${N - 100 + 2}; read_file gives their anchors) …`,
+    );
+    expect(diff.some((l) => /^\+3#[0-9a-f]+\|row 0$/.test(l))).toBe(true);
+    expect(diff.some((l) => l.startsWith(`+${N + 2}#`) && l.endsWith(`|row ${N - 1}`))).toBe(true);
   });
 
   it('patch_file adding a million lines', async () => {
