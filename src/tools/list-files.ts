@@ -1,3 +1,4 @@
+import type { Dir } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
@@ -9,7 +10,7 @@ import type { Sandbox } from '../sandbox/sandbox.js';
 import { isVirtualPrefix } from '../sandbox/virtual-path.js';
 import { blockedFrom } from './apply-write.js';
 import { compileGlob } from './glob-pattern.js';
-import type { SandboxTool } from './types.js';
+import type { SandboxTool, ToolContext } from './types.js';
 
 export const ListFilesInput = z.object({
   path: z.string().optional().describe('Virtual directory to list (default "/").'),
@@ -120,16 +121,8 @@ export const listFiles: SandboxTool<ListFilesInput, ListFilesOutput> = {
       for (let next = 0; next < queue.length && visited < MAX_VISITED; next++) {
         if (truncated) break walk;
         const dir = queue[next]!;
-        let entries: ListedEntry[];
-        try {
-          entries = await fs.readdir(dir.hostDir, { withFileTypes: true });
-        } catch {
-          entries = [];
-          if (!ctx.staging?.isDirectory(dir.hostDir)) continue; // unreadable directory: skip rather than fail the whole listing
-        }
-        if (ctx.staging && ctx.staging.size > 0)
-          entries = withStaged(entries, ctx.staging.children(dir.hostDir));
-        for (const entry of entries) {
+        const entries = entriesOf(ctx, dir.hostDir);
+        for await (const entry of entries) {
           if (truncated) break walk;
           visited++;
           if (isTempFileName(entry.name)) continue; // an atomic write in progress (or abandoned)
@@ -172,6 +165,38 @@ function symlinkStaysInside(sandbox: Sandbox, vp: string): boolean {
     return true;
   } catch {
     return false; // leads outside, dangles, or is not a regular file
+  }
+}
+
+/**
+ * A directory's entries, read in batches as the walk asks for them: a listing that
+ * reaches its cap stops reading, so a flat directory of 100,000 files is not read
+ * whole for 1,000 entries. An unreadable directory yields nothing (skipped, not fatal).
+ */
+async function* entriesOf(ctx: ToolContext, hostDir: string): AsyncGenerator<ListedEntry> {
+  if (ctx.staging && ctx.staging.size > 0) {
+    let entries: ListedEntry[];
+    try {
+      entries = await fs.readdir(hostDir, { withFileTypes: true });
+    } catch {
+      entries = [];
+      if (!ctx.staging.isDirectory(hostDir)) return;
+    }
+    yield* withStaged(entries, ctx.staging.children(hostDir));
+    return;
+  }
+  let dir: Dir;
+  try {
+    dir = await fs.opendir(hostDir, { bufferSize: 256 });
+  } catch {
+    return;
+  }
+  try {
+    for (let entry = await dir.read(); entry !== null; entry = await dir.read()) yield entry;
+  } catch {
+    // unreadable part way: what was read is listed
+  } finally {
+    await dir.close().catch(() => undefined);
   }
 }
 
