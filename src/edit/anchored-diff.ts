@@ -1,4 +1,5 @@
 import { diffArrays } from 'diff';
+import { DiagonalWalk } from './diagonal-walk.js';
 
 /** A run of the edit script: `=` lines kept, `-` removed from the old side, `+` added from the new. */
 export interface Run {
@@ -24,58 +25,91 @@ export interface LinesWithEnds {
   offset(i: number): number;
 }
 
+/** A text's code units as bytes when it is ASCII (the usual source file), else undefined. */
+function asciiBytes(text: string, from: number, to: number): Buffer | undefined {
+  if (to - from < 1 << 14) return undefined; // small: the string loop is as fast, and allocates nothing
+  const part = text.slice(from, to);
+  return Buffer.byteLength(part, 'utf8') === part.length ? Buffer.from(part, 'latin1') : undefined;
+}
+
 /**
- * Exact integer ids for the lines of both texts (equal lines, terminators
- * included, share an id): hashed in place, so no line becomes a string; a hash
- * shared by different lines is told apart by comparing the text.
+ * Exact integer ids for lines [skipHead, count - skipTail) of both texts (equal
+ * lines, terminators included, share an id). Lines are hashed in place (from
+ * their bytes when the text is ASCII: a much faster loop) into an open-addressing
+ * table of typed arrays, and a hash hit is confirmed by comparing the two lines
+ * (natively for bytes), so no line becomes a string and no Map holds a million keys.
  */
 function lineIds(
   a: LinesWithEnds,
   b: LinesWithEnds,
-  skipHead: number,
-  skipTail: number,
+  ranges: readonly [number, number, number, number],
 ): { A: Int32Array; B: Int32Array; size: number } {
-  const first = new Map<number, number>(); // hash (30 bits: a small integer key) → first id with it
-  const ownerSide: number[] = []; // id → side (0 = a, 1 = b) and index of a line that has it
-  const ownerLine: number[] = [];
-  const more = new Map<string, number>(); // lines whose hash is taken by another line
   const sides = [a, b];
+  const firsts = [ranges[0], ranges[2]];
+  const counts = [ranges[1] - ranges[0], ranges[3] - ranges[2]];
+  const bytes = sides.map((t, s) =>
+    asciiBytes(t.text, t.offset(firsts[s]!), t.offset(firsts[s]! + counts[s]!)),
+  );
+  const base = sides.map((t, s) => t.offset(firsts[s]!));
+  let slots = 16;
+  while (slots < 2 * (counts[0]! + counts[1]!)) slots *= 2;
+  const mask = slots - 1;
+  const table = new Int32Array(slots).fill(-1); // slot → id
+  const slotHash = new Int32Array(slots);
+  const total = counts[0]! + counts[1]!;
+  const ownerSide = new Uint8Array(total); // id → a line that has it
+  const ownerLine = new Int32Array(total);
+  let size = 0;
+  const same = (side: number, i: number, o: number, j: number) => {
+    const t = sides[side]!;
+    const u = sides[o]!;
+    const from = t.offset(i);
+    const length = t.offset(i + 1) - from;
+    const uFrom = u.offset(j);
+    if (u.offset(j + 1) - uFrom !== length) return false;
+    const tb = bytes[side];
+    const ub = bytes[o];
+    if (tb && ub) {
+      const x = from - base[side]!;
+      const y = uFrom - base[o]!;
+      return tb.compare(ub, y, y + length, x, x + length) === 0;
+    }
+    for (let k = 0; k < length; k++)
+      if (t.text.charCodeAt(from + k) !== u.text.charCodeAt(uFrom + k)) return false;
+    return true;
+  };
   const idsOf = (side: number) => {
     const t = sides[side]!;
-    const count = t.count - skipHead - skipTail;
-    const out = new Int32Array(count);
+    const out = new Int32Array(counts[side]!);
     const { text } = t;
-    const add = () => {
-      ownerSide.push(side);
-      return ownerLine.push(0) - 1;
-    };
-    for (let r = 0; r < count; r++) {
-      const i = r + skipHead;
+    const data = bytes[side];
+    const origin = base[side]!;
+    const first = firsts[side]!;
+    for (let r = 0; r < out.length; r++) {
+      const i = r + first;
       const from = t.offset(i);
       const to = t.offset(i + 1);
       let h = 0x811c9dc5;
-      for (let k = from; k < to; k++) h = Math.imul(h ^ text.charCodeAt(k), 0x01000193);
-      h &= 0x3fffffff;
-      let id = first.get(h);
-      if (id === undefined) {
-        id = add();
-        ownerLine[id] = i;
-        first.set(h, id);
-      } else {
-        const o = sides[ownerSide[id]!]!;
-        const oFrom = o.offset(ownerLine[id]!);
-        let same = o.offset(ownerLine[id]! + 1) - oFrom === to - from;
-        for (let k = 0; same && k < to - from; k++)
-          same = o.text.charCodeAt(oFrom + k) === text.charCodeAt(from + k);
-        if (!same) {
-          const line = text.slice(from, to);
-          id = more.get(line);
-          if (id === undefined) {
-            id = add();
-            ownerLine[id] = i;
-            more.set(line, id);
-          }
+      if (data) for (let k = from - origin; k < to - origin; k++) h = Math.imul(h ^ data[k]!, 0x01000193);
+      else for (let k = from; k < to; k++) h = Math.imul(h ^ text.charCodeAt(k), 0x01000193);
+      h ^= h >>> 15;
+      let slot = h & mask;
+      let id = -1;
+      for (;;) {
+        const candidate = table[slot]!;
+        if (candidate === -1) break;
+        if (slotHash[slot] === h && same(side, i, ownerSide[candidate]!, ownerLine[candidate]!)) {
+          id = candidate;
+          break;
         }
+        slot = (slot + 1) & mask;
+      }
+      if (id === -1) {
+        id = size++;
+        ownerSide[id] = side;
+        ownerLine[id] = i;
+        table[slot] = id;
+        slotHash[slot] = h;
       }
       out[r] = id;
     }
@@ -83,7 +117,7 @@ function lineIds(
   };
   const A = idsOf(0);
   const B = idsOf(1);
-  return { A, B, size: ownerLine.length };
+  return { A, B, size };
 }
 
 /**
@@ -97,35 +131,59 @@ function lineIds(
  * they are), without the search.
  */
 export function anchoredDiff(a: LinesWithEnds, b: LinesWithEnds, timeBudgetMs: number): AnchoredDiff {
-  // Equal lines at the ends are compared in place first: an insertion or a small
-  // change then costs ids for the changed lines only, not for the whole text.
-  const head = sharedLines(a, b, 0, 0, Math.min(a.count, b.count), 1);
-  const tail = sharedLines(a, b, a.count - 1, b.count - 1, Math.min(a.count, b.count) - head, -1);
-  if (head + tail === a.count || head + tail === b.count) {
-    // One side is only shared lines: the rest of the other side was inserted or removed.
-    const runs: Run[] = [];
-    for (const [kind, count] of [
-      ['=', head],
-      ['-', a.count - head - tail],
-      ['+', b.count - head - tail],
-      ['=', tail],
-    ] as const)
-      if (count > 0) runs.push({ kind, count });
-    return { runs, coarse: false };
-  }
-  const { A, B, size } = lineIds(a, b, head, tail);
-  const countA = new Int32Array(size);
-  const countB = new Int32Array(size);
-  const whereB = new Int32Array(size);
-  const deadline = performance.now() + timeBudgetMs;
   const runs: Run[] = [];
-  let coarse = false;
   const emit = (kind: Run['kind'], count: number) => {
     if (count <= 0) return;
     const last = runs.at(-1);
     if (last?.kind === kind) last.count += count;
     else runs.push({ kind, count });
   };
+  const deadline = performance.now() + timeBudgetMs;
+  let coarse = false;
+  // Equal lines at the ends are compared in place first: an insertion or a small
+  // change then costs nothing for the lines around it.
+  const head = sharedLines(a, b, 0, 0, Math.min(a.count, b.count), 1);
+  const tail = sharedLines(a, b, a.count - 1, b.count - 1, Math.min(a.count, b.count) - head, -1);
+  emit('=', head);
+  if (head + tail === a.count || head + tail === b.count) {
+    // One side is only shared lines: the rest of the other side was inserted or removed.
+    emit('-', a.count - head - tail);
+    emit('+', b.count - head - tail);
+  } else {
+    const regions = new DiagonalWalk(a, b, head, a.count - tail, head, b.count - tail);
+    for (const [a0, a1, b0, b1] of regions.changed((n) => emit('=', n)))
+      coarse = exactDiff(a, b, [a0, a1, b0, b1], deadline, emit) || coarse;
+  }
+  emit('=', tail);
+  return { runs, coarse };
+}
+
+/**
+ * The exact diff of lines [a0, a1) of `a` and [b0, b1) of `b`, emitted as runs;
+ * true when some part ran out of time and was emitted as one replacement.
+ */
+function exactDiff(
+  a: LinesWithEnds,
+  b: LinesWithEnds,
+  ranges: readonly [number, number, number, number],
+  deadline: number,
+  emit: (kind: Run['kind'], count: number) => void,
+): boolean {
+  if (
+    ranges[0] === ranges[1] ||
+    ranges[2] === ranges[3] ||
+    (ranges[1] - ranges[0] === 1 && ranges[3] - ranges[2] === 1 && !sameLine(a, b, ranges[0], ranges[2]))
+  ) {
+    // Only removed or only added lines, or one line changed: nothing to search.
+    emit('-', ranges[1] - ranges[0]);
+    emit('+', ranges[3] - ranges[2]);
+    return false;
+  }
+  const { A, B, size } = lineIds(a, b, ranges);
+  const countA = new Int32Array(size);
+  const countB = new Int32Array(size);
+  const whereB = new Int32Array(size);
+  let coarse = false;
   const region = (a0: number, a1: number, b0: number, b1: number, depth: number): void => {
     let head = 0;
     while (a0 < a1 && b0 < b1 && A[a0] === B[b0]) {
@@ -178,10 +236,13 @@ export function anchoredDiff(a: LinesWithEnds, b: LinesWithEnds, timeBudgetMs: n
     }
     for (const c of changes) emit(c.added ? '+' : c.removed ? '-' : '=', c.count);
   };
-  emit('=', head);
   region(0, A.length, 0, B.length, 0);
-  emit('=', tail);
-  return { runs, coarse };
+  return coarse;
+}
+
+/** Whether a[i] and b[j] are the same line, terminator included. */
+function sameLine(a: LinesWithEnds, b: LinesWithEnds, i: number, j: number): boolean {
+  return sharedLines(a, b, i, j, 1, 1) === 1;
 }
 
 /** How many lines (terminators included) are equal walking from a[i], b[j] by `step`, at most `max`. */
