@@ -25,8 +25,65 @@ export function captureArguments(args: unknown): CallArguments {
   const known = typeof args === 'object' && args !== null ? captures.get(args) : undefined;
   if (known) return known;
   // One pass over the caller's object (key order kept for descriptions), then only the copy is used.
-  const copy: unknown = JSON.parse(JSON.stringify(args) ?? 'null');
+  // Plain JSON data (the usual arguments) is copied directly: the same value a JSON round trip
+  // gives, without serialising and parsing a 40 MB `content` twice more.
+  const plain = plainCopy(args, new Set());
+  const copy: unknown = plain !== NOT_PLAIN ? plain : JSON.parse(JSON.stringify(args) ?? 'null');
   return remember({ json: canonicalJson(copy), value: deepFreeze(copy) });
+}
+
+const NOT_PLAIN = Symbol('not plain JSON data');
+
+/**
+ * A copy of plain JSON data — plain objects and arrays of strings, finite numbers,
+ * booleans and null — each property read once (through its descriptor: a getter
+ * is never called here). NOT_PLAIN for anything a JSON round trip would change or
+ * that needs JSON's own rules (getters, functions such as toJSON, undefined, -0, NaN,
+ * holes, other prototypes, cycles, bigint): those take the JSON round trip.
+ */
+function plainCopy(value: unknown, path: Set<object>): unknown {
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return value;
+    case 'number':
+      return Number.isFinite(value) && !Object.is(value, -0) ? value : NOT_PLAIN;
+    case 'object':
+      break;
+    default:
+      return NOT_PLAIN;
+  }
+  if (value === null) return null;
+  if (path.has(value) || path.size > 64) return NOT_PLAIN;
+  const proto = Object.getPrototypeOf(value);
+  path.add(value);
+  try {
+    if (Array.isArray(value)) {
+      if (proto !== Array.prototype) return NOT_PLAIN;
+      const out: unknown[] = new Array(value.length);
+      for (let i = 0; i < value.length; i++) {
+        const d = Object.getOwnPropertyDescriptor(value, i);
+        if (!d || !('value' in d)) return NOT_PLAIN;
+        const item = plainCopy(d.value, path);
+        if (item === NOT_PLAIN) return NOT_PLAIN;
+        out[i] = item;
+      }
+      return out;
+    }
+    if (proto !== Object.prototype && proto !== null) return NOT_PLAIN;
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(value)) {
+      const d = Object.getOwnPropertyDescriptor(value, key);
+      if (!d || !('value' in d)) return NOT_PLAIN;
+      const item = plainCopy(d.value, path);
+      if (item === NOT_PLAIN) return NOT_PLAIN;
+      // An own "__proto__" stays a property, as JSON.parse makes it.
+      Object.defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true });
+    }
+    return out;
+  } finally {
+    path.delete(value);
+  }
 }
 
 /** Parses stored canonical JSON back into frozen arguments. */

@@ -6,7 +6,47 @@ import { canonicalJson } from '../../src/approval/canonical-json.js';
 
 const payload = { type: 'write', description: 'd', path: '/a.txt', mount: '/' } as never;
 
+/** Values JSON treats specially, mixed into generated arguments. */
+const odd = fc.oneof(
+  fc.constantFrom(-0, Number.NaN, Number.POSITIVE_INFINITY, undefined, '\ud800', 'a\udfffb', '__proto__'),
+  fc.constant(() => 1),
+  fc.constant(new Date(0)),
+  fc.constant({ toJSON: () => 'replaced' }),
+  fc.constant(Object.create(null) as object),
+  fc.constant(Object.defineProperty({}, 'x', { get: () => 'from getter', enumerable: true })),
+  fc.constant(JSON.parse('{"__proto__": {"polluted": 1}}') as object),
+  // biome-ignore lint/suspicious/noSparseArray: a hole is one of the cases
+  fc.constant([1, , 3]),
+);
+const anyArgs = fc.letrec((tie) => ({
+  value: fc.oneof(
+    { depthSize: 'small' },
+    fc.jsonValue({ maxDepth: 2 }),
+    odd,
+    fc.array(tie('value'), { maxLength: 4 }),
+    fc.dictionary(fc.oneof(fc.string(), fc.constantFrom('__proto__', 'toJSON', '1', '0')), tie('value'), {
+      maxKeys: 4,
+    }),
+  ),
+})).value;
+
 describe('call arguments handled once', () => {
+  it('a capture is exactly what a JSON round trip gives, for plain data and for every value JSON treats specially', () => {
+    fc.assert(
+      fc.property(anyArgs, (args) => {
+        if (args === undefined) return; // kept as undefined on purpose (no arguments at all)
+        const text = JSON.stringify(args);
+        const viaJson: unknown = JSON.parse(text ?? 'null');
+        const captured = captureArguments(args);
+        expect(captured.value).toStrictEqual(viaJson);
+        expect(captured.json).toBe(canonicalJson(viaJson));
+        if (typeof viaJson === 'object' && viaJson !== null)
+          expect(Object.getPrototypeOf(captured.value)).toBe(Object.getPrototypeOf(viaJson));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it('cloneData gives what structuredClone gives, and a copy independent of the original', () => {
     fc.assert(
       fc.property(fc.jsonValue(), (value) => {
