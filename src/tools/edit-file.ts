@@ -53,12 +53,39 @@ function computeEdit(virtualPath: string, file: LoadedFile, input: EditFileInput
   return result;
 }
 
+/**
+ * Up to three lines before line `firstLine` and after line `lastLine` (1-based), as the
+ * model sees them (LF, no BOM): found by scanning for newlines from the match, so a
+ * million-line file is not split for six lines.
+ */
 function contextAround(text: string, firstLine: number, lastLine: number): { before: string; after: string } {
-  const lines = toModelText(text).split('\n');
-  return {
-    before: lines.slice(Math.max(0, firstLine - 4), firstLine - 1).join('\n'),
-    after: lines.slice(lastLine, lastLine + 3).join('\n'),
+  const starts = lineStartsAround(text, firstLine - 3, lastLine + 4);
+  const slice = (from: number, to: number) => {
+    const a = starts.get(from);
+    const b = starts.get(to);
+    if (a === undefined) return '';
+    // Cut at a later line's start: the newline before it joins nothing. At the end: as it is.
+    return b === undefined ? toModelText(text.slice(a)) : toModelText(text.slice(a, b)).slice(0, -1);
   };
+  return {
+    before: slice(Math.max(1, firstLine - 3), firstLine),
+    after: slice(lastLine + 1, lastLine + 4),
+  };
+}
+
+/** Offsets where lines `from`..`to` (1-based, clamped) start, found with indexOf. */
+function lineStartsAround(text: string, from: number, to: number): Map<number, number> {
+  const out = new Map<number, number>();
+  let line = 1;
+  let at = 0;
+  while (line <= to && at <= text.length) {
+    if (line >= from) out.set(line, at);
+    const nl = text.indexOf('\n', at);
+    if (nl === -1) break;
+    at = nl + 1;
+    line++;
+  }
+  return out;
 }
 
 /** Builds the edit payload for a given set of arguments (also used to re-check edited arguments). */

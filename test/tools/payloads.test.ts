@@ -196,3 +196,35 @@ describe('state-bound execution and undo', () => {
     expect(fs.existsSync(path.join(dir, 'c/b.txt'))).toBe(false);
   });
 });
+
+describe('edit payload context lines', () => {
+  it('are the three lines before and after the match as the model sees them (LF, no BOM), on any file', async () => {
+    const fc = (await import('fast-check')).default;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.stringMatching(/^[a-z ]{0,6}$/), { minLength: 1, maxLength: 12 }),
+        fc.nat(),
+        fc.constantFrom('\n', '\r\n'),
+        fc.boolean(),
+        fc.boolean(),
+        async (lines, pick, eol, bom, finalNewline) => {
+          const at = pick % lines.length;
+          const target = `TARGET${at}`;
+          const all = lines.map((l, i) => (i === at ? target : l));
+          const text = (bom ? '\uFEFF' : '') + all.join(eol) + (finalNewline ? eol : '');
+          const { toolset } = project({ 'f.txt': text });
+          const p = await payloadOf(toolset, 'edit_file', {
+            path: '/f.txt',
+            old_string: target,
+            new_string: 'changed',
+          });
+          // What the model sees: LF lines of the file without its BOM, split on newlines.
+          const seen = (finalNewline ? `${all.join('\n')}\n` : all.join('\n')).split('\n');
+          expect(p.contextBefore).toBe(seen.slice(Math.max(0, at - 3), at).join('\n'));
+          expect(p.contextAfter).toBe(seen.slice(at + 1, at + 4).join('\n'));
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+});
