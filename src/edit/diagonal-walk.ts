@@ -6,40 +6,25 @@ const SYNC = 3;
 const NEAR = 64;
 /** An insertion or a deletion up to this long is found by scanning the other side. */
 const FAR = 8192;
-/** Lines up to this long are compared in a loop; longer ones natively. */
+/** Lines up to this long are compared in a loop; longer ones as strings (natively). */
 const SHORT_LINE = 64;
 
-/** One side of the walk: lines [first, end) of a text, each line's hash and, for ASCII, its bytes. */
+/** One side of the walk: lines [first, end) of a text and each line's hash. */
 class Side {
   readonly hashes: Int32Array;
-  readonly bytes: Buffer | undefined;
-  readonly base: number;
   constructor(
     readonly lines: LinesWithEnds,
     readonly first: number,
     readonly end: number,
   ) {
-    this.base = lines.offset(first);
-    const part = lines.text.slice(this.base, lines.offset(end));
-    this.bytes = Buffer.byteLength(part, 'utf8') === part.length ? Buffer.from(part, 'latin1') : undefined;
+    // Hashed from the string itself: as fast as from a byte copy, and no copy of a big file is made.
     this.hashes = new Int32Array(end - first);
-    const { bytes, base, hashes } = this;
+    const { text } = lines;
     for (let i = first; i < end; i++) {
-      const from = lines.offset(i);
       const to = lines.offset(i + 1);
       let h = 0x811c9dc5;
-      if (bytes) {
-        // Four bytes per step: the hash only has to tell lines apart quickly (equal() confirms).
-        let k = from - base;
-        const stop = to - base;
-        for (; k + 4 <= stop; k += 4)
-          h = Math.imul(
-            h ^ (bytes[k]! | (bytes[k + 1]! << 8) | (bytes[k + 2]! << 16) | (bytes[k + 3]! << 24)),
-            0x01000193,
-          );
-        for (; k < stop; k++) h = Math.imul(h ^ bytes[k]!, 0x01000193);
-      } else for (let k = from; k < to; k++) h = Math.imul(h ^ lines.text.charCodeAt(k), 0x01000193);
-      hashes[i - first] = h;
+      for (let k = lines.offset(i); k < to; k++) h = Math.imul(h ^ text.charCodeAt(k), 0x01000193);
+      this.hashes[i - first] = h;
     }
   }
 }
@@ -95,14 +80,11 @@ export class DiagonalWalk {
     const length = a.lines.offset(i + 1) - from;
     const bFrom = b.lines.offset(j);
     if (b.lines.offset(j + 1) - bFrom !== length) return false;
-    if (a.bytes && b.bytes) {
-      const x = from - a.base;
-      const y = bFrom - b.base;
-      if (length > SHORT_LINE) return a.bytes.compare(b.bytes, y, y + length, x, x + length) === 0;
-      for (let k = 0; k < length; k++) if (a.bytes[x + k] !== b.bytes[y + k]) return false;
-      return true;
-    }
-    return a.lines.text.startsWith(b.lines.text.slice(bFrom, bFrom + length), from);
+    const x = a.lines.text;
+    const y = b.lines.text;
+    if (length > SHORT_LINE) return x.substring(from, from + length) === y.substring(bFrom, bFrom + length);
+    for (let k = 0; k < length; k++) if (x.charCodeAt(from + k) !== y.charCodeAt(bFrom + k)) return false;
+    return true;
   }
 
   /** Whether both sides agree again from a[i], b[j]: SYNC equal lines, or equal lines up to both ends. */

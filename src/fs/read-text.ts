@@ -20,6 +20,14 @@ export interface TextFile {
 
 const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
+/**
+ * The text decoded last, held weakly and keyed by the SHA-256 of its bytes: a call
+ * that loads a file for its approval and again to run reuses the first text while
+ * it is still in memory, so a 40 MB file is not held decoded twice. The same bytes
+ * always decode to the same text, so any reader may take it.
+ */
+let lastDecoded: WeakRef<{ sha256: string; text: string }> | undefined;
+
 /** A regular file's raw bytes, as read by readFileBytes. */
 export interface FileBytes {
   data: Buffer;
@@ -45,8 +53,11 @@ export async function readTextFile(
   options: { maxBytes: number; displayPath: string },
 ): Promise<TextFile> {
   const file = await readFileBytes(hostPath, realRoot, options);
+  const known = lastDecoded?.deref();
+  const text = known?.sha256 === file.sha256 ? known.text : decodeText(file.data, options.displayPath);
+  lastDecoded = new WeakRef({ sha256: file.sha256, text });
   return {
-    text: decodeText(file.data, options.displayPath),
+    text,
     bytes: file.bytes,
     sha256: file.sha256,
     mode: file.mode,
