@@ -22,6 +22,8 @@ const MAX_DEPTH = 64;
 export interface LinesWithEnds {
   readonly count: number;
   readonly text: string;
+  /** starts[i] is where line i begins; starts[count] is the text's length (read only). */
+  readonly starts: Int32Array;
   offset(i: number): number;
 }
 

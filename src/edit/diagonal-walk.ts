@@ -6,91 +6,85 @@ const SYNC = 3;
 const NEAR = 64;
 /** An insertion or a deletion up to this long is found by scanning the other side. */
 const FAR = 8192;
-/** Lines up to this long are compared in a loop; longer ones as strings (natively). */
-const SHORT_LINE = 64;
-
-/** One side of the walk: lines [first, end) of a text and each line's hash. */
-class Side {
-  readonly hashes: Int32Array;
-  constructor(
-    readonly lines: LinesWithEnds,
-    readonly first: number,
-    readonly end: number,
-  ) {
-    // Hashed from the string itself: as fast as from a byte copy, and no copy of a big file is made.
-    this.hashes = new Int32Array(end - first);
-    const { text } = lines;
-    for (let i = first; i < end; i++) {
-      const to = lines.offset(i + 1);
-      let h = 0x811c9dc5;
-      for (let k = lines.offset(i); k < to; k++) h = Math.imul(h ^ text.charCodeAt(k), 0x01000193);
-      this.hashes[i - first] = h;
-    }
-  }
-}
+/** Characters compared by one native string comparison before narrowing down. */
+const CHUNK = 4096;
 
 /**
  * The equal stretches of two texts that differ here and there (the usual edit of
- * a big file), found by walking both in step and comparing lines in place: each
- * line is hashed once, in order, and no table of all lines is built. After a
- * change the walk looks for the nearest point where both sides agree again
- * (SYNC equal lines), first trying every split of a short change, then scanning
- * for the end of a long insertion or deletion. What lies between is a changed
- * region, left to an exact diff; a change the walk cannot see past ends the walk,
- * and the rest is one region.
+ * a big file), found by walking both in step: the longest equal stretch from the
+ * current lines is found by comparing the texts natively, a chunk at a time, and
+ * cut back to whole lines, so equal lines cost no per-line work at all. After a
+ * change the walk looks for the nearest point where both sides agree again (SYNC
+ * equal lines), first trying every split of a short change, then scanning for the
+ * end of a long insertion or deletion. What lies between is a changed region,
+ * left to an exact diff; a change the walk cannot see past ends the walk, and the
+ * rest is one region.
  */
 export class DiagonalWalk {
-  private readonly a: Side;
-  private readonly b: Side;
-
-  constructor(a: LinesWithEnds, b: LinesWithEnds, a0: number, a1: number, b0: number, b1: number) {
-    this.a = new Side(a, a0, a1);
-    this.b = new Side(b, b0, b1);
-  }
+  constructor(
+    private readonly a: LinesWithEnds,
+    private readonly b: LinesWithEnds,
+    private readonly a0: number,
+    private readonly a1: number,
+    private readonly b0: number,
+    private readonly b1: number,
+  ) {}
 
   /**
    * The changed regions [a0, a1, b0, b1], in order; `same(n)` is called with each
    * run of equal lines before the region after it (and after the last one).
    */
   *changed(same: (n: number) => void): Generator<[number, number, number, number]> {
-    const { a, b } = this;
-    let i = a.first;
-    let j = b.first;
+    let i = this.a0;
+    let j = this.b0;
     for (;;) {
-      let n = 0;
-      while (i < a.end && j < b.end && this.equal(i, j)) {
-        i++;
-        j++;
-        n++;
-      }
+      const n = this.equalRun(i, j);
+      i += n;
+      j += n;
       same(n);
-      if (i === a.end || j === b.end) break;
+      if (i === this.a1 || j === this.b1) break;
       const next = this.resync(i, j);
       if (next === undefined) break;
       yield [i, next[0], j, next[1]];
       [i, j] = next;
     }
-    if (i < a.end || j < b.end) yield [i, a.end, j, b.end];
+    if (i < this.a1 || j < this.b1) yield [i, this.a1, j, this.b1];
+  }
+
+  /** How many lines from a[i], b[j] on are equal (terminators included). */
+  private equalRun(i: number, j: number): number {
+    const A = this.a.starts;
+    const B = this.b.starts;
+    const from = A[i]!;
+    const bFrom = B[j]!;
+    const chars = commonLength(this.a.text, from, A[this.a1]!, this.b.text, bFrom, B[this.b1]!);
+    // Lines of a that lie wholly in the equal stretch: the last line start at or before its end.
+    let lo = i;
+    let hi = this.a1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (A[mid]! - from <= chars) lo = mid;
+      else hi = mid - 1;
+    }
+    let n = Math.min(lo - i, this.b1 - j);
+    // Equal characters put newlines in the same places, but a last line without a newline
+    // may end in a only: the line must end at the same place on both sides.
+    while (n > 0 && B[j + n]! - bFrom !== A[i + n]! - from) n--;
+    return n;
   }
 
   private equal(i: number, j: number): boolean {
-    const { a, b } = this;
-    if (a.hashes[i - a.first] !== b.hashes[j - b.first]) return false;
-    const from = a.lines.offset(i);
-    const length = a.lines.offset(i + 1) - from;
-    const bFrom = b.lines.offset(j);
-    if (b.lines.offset(j + 1) - bFrom !== length) return false;
-    const x = a.lines.text;
-    const y = b.lines.text;
-    if (length > SHORT_LINE) return x.substring(from, from + length) === y.substring(bFrom, bFrom + length);
-    for (let k = 0; k < length; k++) if (x.charCodeAt(from + k) !== y.charCodeAt(bFrom + k)) return false;
-    return true;
+    const A = this.a.starts;
+    const B = this.b.starts;
+    const length = A[i + 1]! - A[i]!;
+    if (B[j + 1]! - B[j]! !== length) return false;
+    return commonLength(this.a.text, A[i]!, A[i + 1]!, this.b.text, B[j]!, B[j + 1]!) === length;
   }
 
   /** Whether both sides agree again from a[i], b[j]: SYNC equal lines, or equal lines up to both ends. */
   private synced(i: number, j: number): boolean {
     for (let k = 0; k < SYNC; k++) {
-      if (i + k === this.a.end || j + k === this.b.end) return i + k === this.a.end && j + k === this.b.end;
+      if (i + k === this.a1 || j + k === this.b1) return i + k === this.a1 && j + k === this.b1;
       if (!this.equal(i + k, j + k)) return false;
     }
     return true;
@@ -98,19 +92,34 @@ export class DiagonalWalk {
 
   /** The nearest point after a change at a[i0], b[j0] where both sides agree again. */
   private resync(i0: number, j0: number): [number, number] | undefined {
-    const { a, b } = this;
     for (let d = 1; d <= NEAR; d++) {
       for (let x = 0; x <= d; x++) {
         const i = i0 + x;
         const j = j0 + d - x;
-        if (i <= a.end && j <= b.end && this.synced(i, j)) return [i, j];
+        if (i <= this.a1 && j <= this.b1 && this.synced(i, j)) return [i, j];
       }
     }
     for (let k = NEAR + 1; k <= FAR; k++) {
-      if (j0 + k <= b.end && this.synced(i0, j0 + k)) return [i0, j0 + k];
-      if (i0 + k <= a.end && this.synced(i0 + k, j0)) return [i0 + k, j0];
-      if (j0 + k > b.end && i0 + k > a.end) break;
+      if (j0 + k <= this.b1 && this.synced(i0, j0 + k)) return [i0, j0 + k];
+      if (i0 + k <= this.a1 && this.synced(i0 + k, j0)) return [i0 + k, j0];
+      if (j0 + k > this.b1 && i0 + k > this.a1) break;
     }
     return undefined;
   }
+}
+
+/**
+ * Length of the common prefix of x[xFrom, xTo) and y[yFrom, yTo): whole chunks
+ * compared natively (equal strings compare as memory), then character by character.
+ */
+function commonLength(x: string, xFrom: number, xTo: number, y: string, yFrom: number, yTo: number): number {
+  const max = Math.min(xTo - xFrom, yTo - yFrom);
+  let k = 0;
+  while (
+    k + CHUNK <= max &&
+    x.substring(xFrom + k, xFrom + k + CHUNK) === y.substring(yFrom + k, yFrom + k + CHUNK)
+  )
+    k += CHUNK;
+  while (k < max && x.charCodeAt(xFrom + k) === y.charCodeAt(yFrom + k)) k++;
+  return k;
 }

@@ -8,8 +8,8 @@ import type { SplitLines } from './text-format.js';
  */
 export class LineTable implements LineSource {
   readonly count: number;
-  /** starts[i] is where line i begins; starts[count] is the text's length. */
-  private readonly starts: Int32Array;
+  /** starts[i] is where line i begins; starts[count] is the text's length. Read only. */
+  readonly starts: Int32Array;
 
   constructor(readonly text: string) {
     // One indexOf pass; the array grows by doubling (counting first would be a second pass).

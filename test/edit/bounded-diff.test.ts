@@ -146,3 +146,33 @@ describe('boundedUnifiedDiff on big blocks (pure insertions and deletions, copie
     );
   });
 });
+
+describe('boundedUnifiedDiff with long lines and one-character changes', () => {
+  it('applies strictly and reproduces the new text when lines are long and differ by one character', () => {
+    const chunk = fc.constantFrom('a', 'é', '😀', ' ', 'x'.repeat(900), '}', '\t');
+    const longLine = fc.array(chunk, { minLength: 0, maxLength: 12 }).map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(
+        fc.array(longLine, { minLength: 1, maxLength: 40 }),
+        fc.array(fc.tuple(fc.nat(40), fc.nat(10_000), fc.constantFrom('b', 'ü', '😃', '')), { maxLength: 5 }),
+        fc.boolean(),
+        (lines, edits, finalNewline) => {
+          const next = [...lines];
+          for (const [at, pos, ch] of edits) {
+            const k = at % next.length;
+            const l = next[k]!;
+            const p = Math.min(pos, l.length);
+            next[k] = l.slice(0, p) + ch + l.slice(p + 1);
+          }
+          const join = (ls: string[]) => ls.join('\n') + (finalNewline ? '\n' : '');
+          const [a, b] = [join(lines), join(next)];
+          const d = boundedUnifiedDiff(a, b, { oldPath: '/f', newPath: '/f' });
+          const applied =
+            d.unifiedDiff === '' ? a : applyPatch(a, d.unifiedDiff, { autoConvertLineEndings: false });
+          expect(applied).toBe(b);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+});
