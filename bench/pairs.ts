@@ -14,6 +14,8 @@ export interface Paired {
   ratio: number;
   toolMs: number;
   baselineMs: number;
+  /** With a second baseline (see paired's options): the same against it. */
+  second?: { ratio: number; baselineMs: number };
 }
 
 const medianOf = (xs: number[]) => {
@@ -40,22 +42,38 @@ export async function paired(
   baseline: () => unknown,
   tool: () => unknown,
   setup?: () => unknown,
-  options: { toolMayFail?: boolean } = {},
+  options: { toolMayFail?: boolean; secondBaseline?: () => unknown } = {},
 ): Promise<Paired> {
   const ratios: number[] = [];
   const toolTimes: number[] = [];
   const baseTimes: number[] = [];
+  const secondRatios: number[] = [];
+  const secondTimes: number[] = [];
   for (let i = 0; i <= pairs; i++) {
     await setup?.();
     const b = await timed(baseline, true);
+    let b2 = 0;
+    if (options.secondBaseline) {
+      await setup?.();
+      b2 = await timed(options.secondBaseline, true);
+    }
     await setup?.();
     const t = await timed(tool, !options.toolMayFail);
     if (i === 0) continue;
     ratios.push(t / b);
     toolTimes.push(t);
     baseTimes.push(b);
+    secondRatios.push(t / b2);
+    secondTimes.push(b2);
   }
-  return { ratio: medianOf(ratios), toolMs: medianOf(toolTimes), baselineMs: medianOf(baseTimes) };
+  return {
+    ratio: medianOf(ratios),
+    toolMs: medianOf(toolTimes),
+    baselineMs: medianOf(baseTimes),
+    ...(options.secondBaseline
+      ? { second: { ratio: medianOf(secondRatios), baselineMs: medianOf(secondTimes) } }
+      : {}),
+  };
 }
 
 /**
