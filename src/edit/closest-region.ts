@@ -55,6 +55,8 @@ const isSpace = (c: number) =>
  */
 class AnchorScorer {
   private readonly index = new Map<number, number>();
+  /** The same index for ASCII bigrams (both characters below 128), looked up by array: the hot path. */
+  private readonly ascii = new Int16Array(128 * 128).fill(-1);
   private readonly base: Int32Array;
   private readonly left: Int32Array;
   private overlap = 0;
@@ -68,6 +70,9 @@ class AnchorScorer {
       const at = this.index.get(key);
       if (at === undefined) {
         this.index.set(key, counts.length);
+        const p = anchor.charCodeAt(i);
+        const c = anchor.charCodeAt(i + 1);
+        if (p < 128 && c < 128) this.ascii[p * 128 + c] = counts.length;
         counts.push(1);
       } else counts[at]! += 1;
     }
@@ -76,9 +81,10 @@ class AnchorScorer {
   }
 
   private emit(c: number): void {
-    if (this.prev !== -1) {
-      const at = this.index.get((this.prev << 16) | c);
-      if (at !== undefined && this.left[at]! > 0) {
+    const p = this.prev;
+    if (p !== -1) {
+      const at = p < 128 && c < 128 ? this.ascii[p * 128 + c]! : (this.index.get((p << 16) | c) ?? -1);
+      if (at !== -1 && this.left[at]! > 0) {
         this.left[at]! -= 1;
         this.overlap++;
       }

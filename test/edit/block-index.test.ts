@@ -94,7 +94,20 @@ function referenceBest(lines: readonly string[], anchor: string): { index: numbe
 
 describe('closestRegion', () => {
   it('scores lines in place exactly as similarity() on the normalised line', () => {
-    const word = fc.constantFrom('value', 'compute', '(1);', "'a'", '\u2018a\u2019', 'x', '=', '  ', '\t');
+    const word = fc.constantFrom(
+      'value',
+      'compute',
+      '(1);',
+      "'a'",
+      '\u2018a\u2019',
+      'x',
+      '=',
+      '  ',
+      '\t',
+      'café',
+      'é€',
+      '😀x',
+    );
     const line = fc.array(word, { maxLength: 6 }).map((w) => w.join(' '));
     fc.assert(
       fc.property(fc.array(line, { minLength: 1, maxLength: 30 }), line, (lines, needleLine) => {
