@@ -12,16 +12,31 @@ export class LineTable implements LineSource {
   readonly starts: Int32Array;
 
   constructor(readonly text: string) {
-    // One indexOf pass; the array grows by doubling (counting first would be a second pass).
-    let starts = new Int32Array(16 + (text.length >> 5));
+    // One pass; the array is sized from the newline density of the first 64 KiB and grows
+    // by doubling. Short lines are found by a character loop (indexOf per line costs more
+    // than the line), longer ones by indexOf.
+    const sample = Math.min(text.length, 1 << 16);
+    let sampled = 0;
+    for (let i = text.indexOf('\n'); i !== -1 && i < sample; i = text.indexOf('\n', i + 1)) sampled++;
+    const expected = sample === 0 ? 0 : Math.ceil(((sampled + 1) * text.length) / sample);
+    let starts = new Int32Array(16 + expected + (expected >> 3));
     let n = 1;
-    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) {
-      if (n + 1 >= starts.length) {
-        const grown = new Int32Array(starts.length * 2);
-        grown.set(starts);
-        starts = grown;
+    const grow = () => {
+      const grown = new Int32Array(starts.length * 2);
+      grown.set(starts);
+      starts = grown;
+    };
+    if (sampled * 12 > sample) {
+      for (let i = 0; i < text.length; i++) {
+        if (text.charCodeAt(i) !== 10) continue;
+        if (n + 1 >= starts.length) grow();
+        starts[n++] = i + 1;
       }
-      starts[n++] = i + 1;
+    } else {
+      for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) {
+        if (n + 1 >= starts.length) grow();
+        starts[n++] = i + 1;
+      }
     }
     // n - 1 newlines were found; a text not ending with one has one more line.
     this.count = text.length > 0 && !text.endsWith('\n') ? n : n - 1;
