@@ -1,5 +1,5 @@
 import { diffArrays } from 'diff';
-import { DiagonalWalk } from './diagonal-walk.js';
+import { DiagonalWalk, sameLine } from './diagonal-walk.js';
 
 /** A run of the edit script: `=` lines kept, `-` removed from the old side, `+` added from the new. */
 export interface Run {
@@ -242,11 +242,6 @@ function exactDiff(
   return coarse;
 }
 
-/** Whether a[i] and b[j] are the same line, terminator included. */
-function sameLine(a: LinesWithEnds, b: LinesWithEnds, i: number, j: number): boolean {
-  return sharedLines(a, b, i, j, 1, 1) === 1;
-}
-
 /** How many lines (terminators included) are equal walking from a[i], b[j] by `step`, at most `max`. */
 function sharedLines(
   a: LinesWithEnds,
@@ -257,16 +252,7 @@ function sharedLines(
   step: 1 | -1,
 ): number {
   let n = 0;
-  while (n < max) {
-    const aFrom = a.offset(i);
-    const length = a.offset(i + 1) - aFrom;
-    const bFrom = b.offset(j);
-    if (b.offset(j + 1) - bFrom !== length) break;
-    if (a.text.slice(aFrom, aFrom + length) !== b.text.slice(bFrom, bFrom + length)) break;
-    n++;
-    i += step;
-    j += step;
-  }
+  while (n < max && sameLine(a, b, i + n * step, j + n * step)) n++;
   return n;
 }
 

@@ -1,4 +1,5 @@
 import { anchoredDiff } from './anchored-diff.js';
+import { commonLength } from './common-length.js';
 import { LineTable } from './line-table.js';
 import { countOf } from './text-format.js';
 import { formatHunks } from './unified-hunks.js';
@@ -17,12 +18,10 @@ export interface BoundedDiff {
 /** Chunk compared by one native string comparison before falling back to single characters. */
 const CHUNK = 4096;
 
-/** Length of the common prefix (at least `known`): whole chunks compared natively (memcmp), then by character. */
+/** Length of the common prefix of the first `max` characters (at least `known`). */
 function commonPrefix(a: string, b: string, max: number, known: number): number {
-  let i = Math.min(known, max);
-  while (i + CHUNK <= max && a.slice(i, i + CHUNK) === b.slice(i, i + CHUNK)) i += CHUNK;
-  while (i < max && a.charCodeAt(i) === b.charCodeAt(i)) i++;
-  return i;
+  const i = Math.min(known, max);
+  return i + commonLength(a, i, max, b, i, max);
 }
 
 /** Length of the common suffix (at least `known`), at most `max` characters, the same way from the ends. */

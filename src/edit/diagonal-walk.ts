@@ -1,4 +1,5 @@
 import type { LinesWithEnds } from './anchored-diff.js';
+import { commonLength } from './common-length.js';
 
 /** Lines that must be equal in a row for the walk to pick both sides up again after a change. */
 const SYNC = 3;
@@ -6,8 +7,6 @@ const SYNC = 3;
 const NEAR = 64;
 /** An insertion or a deletion up to this long is found by scanning the other side. */
 const FAR = 8192;
-/** Characters compared by one native string comparison before narrowing down. */
-const CHUNK = 4096;
 
 /**
  * The equal stretches of two texts that differ here and there (the usual edit of
@@ -74,11 +73,7 @@ export class DiagonalWalk {
   }
 
   private equal(i: number, j: number): boolean {
-    const A = this.a.starts;
-    const B = this.b.starts;
-    const length = A[i + 1]! - A[i]!;
-    if (B[j + 1]! - B[j]! !== length) return false;
-    return commonLength(this.a.text, A[i]!, A[i + 1]!, this.b.text, B[j]!, B[j + 1]!) === length;
+    return sameLine(this.a, this.b, i, j);
   }
 
   /** Whether both sides agree again from a[i], b[j]: SYNC equal lines, or equal lines up to both ends. */
@@ -108,18 +103,11 @@ export class DiagonalWalk {
   }
 }
 
-/**
- * Length of the common prefix of x[xFrom, xTo) and y[yFrom, yTo): whole chunks
- * compared natively (equal strings compare as memory), then character by character.
- */
-function commonLength(x: string, xFrom: number, xTo: number, y: string, yFrom: number, yTo: number): number {
-  const max = Math.min(xTo - xFrom, yTo - yFrom);
-  let k = 0;
-  while (
-    k + CHUNK <= max &&
-    x.substring(xFrom + k, xFrom + k + CHUNK) === y.substring(yFrom + k, yFrom + k + CHUNK)
-  )
-    k += CHUNK;
-  while (k < max && x.charCodeAt(xFrom + k) === y.charCodeAt(yFrom + k)) k++;
-  return k;
+/** Whether line i of `a` and line j of `b` are the same, terminators included. */
+export function sameLine(a: LinesWithEnds, b: LinesWithEnds, i: number, j: number): boolean {
+  const A = a.starts;
+  const B = b.starts;
+  const length = A[i + 1]! - A[i]!;
+  if (B[j + 1]! - B[j]! !== length) return false;
+  return commonLength(a.text, A[i]!, A[i + 1]!, b.text, B[j]!, B[j + 1]!) === length;
 }
