@@ -107,35 +107,78 @@ function digitCount(first: number, count: number): number {
 /**
  * ASCII text as bytes, in one buffer of exactly the output's size: the text is
  * written at its end, and each line is hashed there and moved forward into place
- * (copyWithin, a memmove, unless it is short: a byte loop is twice as slow on long
- * lines) behind its prefix. Output never overtakes input: the prefixes written so
- * far are at most the gap between them.
+ * behind its prefix (see writeLines).
  */
 function renderAscii(text: string, startLine: number, lines: number, known?: Uint32Array): HashedLines {
-  const hashes = known ?? new Uint32Array(lines);
   const gap = lines * PREFIX_EXTRA + digitCount(startLine, lines);
   const out = Buffer.allocUnsafe(gap + text.length);
   out.write(text, gap, 'latin1');
+  const starts = new Uint32Array(lines);
+  for (let k = 1, i = text.indexOf('\n'); k < lines; k++, i = text.indexOf('\n', i + 1)) starts[k] = i + 1;
+  return writeLines(out, starts, 0, gap, out.length, startLine, lines, known);
+}
+
+/**
+ * renderHashedText of the ASCII lines `first` … `first + lines - 1` of a text
+ * given as its bytes (latin1) and line starts (`starts[i]`, line i's offset; the
+ * page ends at `to`), with their hashes known: the page is copied from the bytes
+ * once (no string is encoded) and no line is searched for.
+ */
+export function renderHashedBytes(
+  bytes: Buffer,
+  starts: Uint32Array,
+  first: number,
+  lines: number,
+  to: number,
+  startLine: number,
+  known: Uint32Array,
+): string {
+  const from = starts[first]!;
+  const gap = lines * PREFIX_EXTRA + digitCount(startLine, lines);
+  const out = Buffer.allocUnsafe(gap + to - from);
+  bytes.copy(out, gap, from, to);
+  return writeLines(out, starts, first, gap - from, out.length, startLine, lines, known).content;
+}
+
+/**
+ * Writes `LINE#HASH|` prefixes and lines into `out`, whose end holds the lines:
+ * line k is at starts[first + k] + shift up to the next line's start less its
+ * newline (the last one up to `lastEnd`). Each line is hashed in place unless its
+ * hash is known, and moved forward behind its prefix (copyWithin, a memmove,
+ * unless it is short: a byte loop is twice as slow on long lines). Output never
+ * overtakes input: the prefixes written so far are at most the gap between them.
+ */
+function writeLines(
+  out: Buffer,
+  starts: Uint32Array,
+  first: number,
+  shift: number,
+  lastEnd: number,
+  startLine: number,
+  lines: number,
+  known?: Uint32Array,
+): HashedLines {
+  const hashes = known ?? new Uint32Array(lines);
   const number = new LineNumber(startLine);
   let p = 0;
-  let start = 0;
-  for (let k = 0; ; k++) {
-    const nl = text.indexOf('\n', start);
-    const end = nl === -1 ? text.length : nl;
-    if (!known) hashes[k] = hashTrimmed(out, gap + start, gap + end);
+  for (let k = 0; k < lines; k++) {
+    const start = starts[first + k]! + shift;
+    const end = k + 1 < lines ? starts[first + k + 1]! - 1 + shift : lastEnd;
+    if (!known) hashes[k] = hashTrimmed(out, start, end);
+    if (k > 0) {
+      out[p++] = 10;
+      number.increment();
+    }
     p = number.write(out, p);
     out[p] = 35; // '#'
     writeHex6(out, p + 1, hashes[k]!);
     out[p + 7] = 124; // '|'
     p += 8;
-    if (end - start < 16) for (let i = gap + start; i < gap + end; i++) out[p++] = out[i]!;
+    if (end - start < 16) for (let i = start; i < end; i++) out[p++] = out[i]!;
     else {
-      out.copyWithin(p, gap + start, gap + end);
+      out.copyWithin(p, start, end);
       p += end - start;
     }
-    if (nl === -1) return { content: out.toString('latin1'), hashes };
-    out[p++] = 10;
-    start = nl + 1;
-    number.increment();
   }
+  return { content: out.toString('latin1', 0, p), hashes };
 }

@@ -27,14 +27,23 @@ class PrefixCounts {
   }
 }
 
-/** Counts of 24-bit prefixes, saturating at 2, straight in a 16 MiB table: for big files, no probing. */
+/**
+ * Counts of 24-bit prefixes, saturating at 2, as two bits per prefix in a 4 MiB
+ * table (a "seen" and a "seen twice" word side by side): for big files, no
+ * probing, and a table small enough that random lookups mostly hit the cache.
+ */
 class DirectCounts {
-  private readonly counts = new Uint8Array(1 << 24);
+  private readonly bits = new Int32Array(1 << 20);
   add(prefix: number): void {
-    if (this.counts[prefix]! < 2) this.counts[prefix]!++;
+    const w = (prefix >>> 5) << 1;
+    const bit = 1 << (prefix & 31);
+    if (this.bits[w]! & bit) this.bits[w + 1]! |= bit;
+    else this.bits[w]! |= bit;
   }
   count(prefix: number): number {
-    return this.counts[prefix]!;
+    const w = (prefix >>> 5) << 1;
+    const bit = 1 << (prefix & 31);
+    return this.bits[w + 1]! & bit ? 2 : this.bits[w]! & bit ? 1 : 0;
   }
 }
 

@@ -16,6 +16,11 @@ export interface ReadVersion {
   crlf: boolean;
   /** Offset in modelText where each line starts (built on first use). */
   lineStarts(): Uint32Array;
+  /**
+   * modelText's latin1 bytes when it is ASCII with LF endings and no BOM: then they
+   * are the file's own bytes, kept so a hashed read needs no copy of the text.
+   */
+  modelBytes?: Buffer;
 }
 
 interface Entry {
@@ -59,8 +64,11 @@ export class ReadVersionCache {
         return entry.version;
       },
       (file, stat) => {
-        const version = versionOf(decodeText(file.data, resolved.virtualPath), file.bytes, file.sha256);
-        this.remember(hostPath, stat.ctimeNs < startNs - RACY_NS ? keyOf(stat) : undefined, version);
+        const text = decodeText(file.data, resolved.virtualPath);
+        const version = versionOf(text, file.bytes, file.sha256, file.data);
+        // The bytes serve this read only: kept, they would double the cache's memory.
+        const { modelBytes: _, ...kept } = version;
+        this.remember(hostPath, stat.ctimeNs < startNs - RACY_NS ? keyOf(stat) : undefined, kept);
         return version;
       },
     );
@@ -88,10 +96,13 @@ export class ReadVersionCache {
 const keyOf = (s: BigIntStats) => `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
 
 /** A version built from decoded text (also for staged content, which is never cached). */
-export function versionOf(text: string, bytes: number, sha256: string): ReadVersion {
+export function versionOf(text: string, bytes: number, sha256: string, data?: Buffer): ReadVersion {
   const modelText = toModelText(text);
   let starts: Uint32Array | undefined;
+  // As many bytes as characters: ASCII (any other character takes more bytes than code units).
+  const plainBytes = data !== undefined && data.length === text.length && modelText.length === text.length;
   return {
+    ...(plainBytes ? { modelBytes: data } : {}),
     text,
     bytes,
     sha256,

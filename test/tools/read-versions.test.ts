@@ -18,14 +18,23 @@ const mutate = (text: string, at: number) => {
 };
 
 describe('read_file version cache', () => {
-  it('serves an unchanged file from the cache (one version object) and re-reads a changed one', async () => {
+  it('serves an unchanged file from the cache (one version object, without the bytes of the read that made it) and re-reads a changed one', async () => {
     const dir = tempDir({ 'a.txt': 'one\ntwo\n' });
     const sandbox = Sandbox.fromDirectory(dir);
     const cache = new ReadVersionCache();
     await sleep(150); // older than a coarse clock tick: safe to keep
     const first = await cache.load(ctx, sandbox.resolve('/a.txt', 'read'));
     const again = await cache.load(ctx, sandbox.resolve('/a.txt', 'read'));
-    expect(again).toBe(first);
+    // The read that made the version had the file's bytes; the cache does not keep them.
+    expect(first.modelBytes?.toString('latin1')).toBe('one\ntwo\n');
+    expect(again.modelBytes).toBeUndefined();
+    expect({ ...again, lineStarts: undefined }).toEqual({
+      ...first,
+      modelBytes: undefined,
+      lineStarts: undefined,
+    });
+    expect(again.lineStarts).toBe(first.lineStarts); // one line table, built once
+    expect(await cache.load(ctx, sandbox.resolve('/a.txt', 'read'))).toBe(again);
     fs.writeFileSync(path.join(dir, 'a.txt'), 'one\ntwo\nthree\n');
     const changed = await cache.load(ctx, sandbox.resolve('/a.txt', 'read'));
     expect(changed.text).toBe('one\ntwo\nthree\n');
