@@ -119,13 +119,14 @@ function renderAscii(text: string, startLine: number, lines: number, known?: Uin
 }
 
 /**
- * renderHashedText of the ASCII lines `first` … `first + lines - 1` of a text
- * given as its bytes (latin1) and line starts (`starts[i]`, line i's offset; the
- * page ends at `to`), with their hashes known: the page is copied from the bytes
- * once (no string is encoded) and no line is searched for.
+ * renderHashedText of the ASCII lines `first` … `first + lines - 1` of a text,
+ * given as its latin1 bytes or as the string itself, with its line starts
+ * (`starts[i]`, line i's offset; the page ends at `to`) and the lines' hashes
+ * known: the page is copied in once and laid out by its line starts (no line is
+ * searched for), from bytes without encoding a string.
  */
-export function renderHashedBytes(
-  bytes: Buffer,
+export function renderHashedPage(
+  source: Buffer | string,
   starts: Uint32Array,
   first: number,
   lines: number,
@@ -136,7 +137,8 @@ export function renderHashedBytes(
   const from = starts[first]!;
   const gap = lines * PREFIX_EXTRA + digitCount(startLine, lines);
   const out = Buffer.allocUnsafe(gap + to - from);
-  bytes.copy(out, gap, from, to);
+  if (typeof source === 'string') out.write(source.slice(from, to), gap, 'latin1');
+  else source.copy(out, gap, from, to);
   return writeLines(out, starts, first, gap - from, out.length, startLine, lines, known).content;
 }
 

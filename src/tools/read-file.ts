@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ApprovalResult } from '../contract/approval-types.js';
-import { renderHashedBytes, renderHashedText } from '../edit/hashed-render.js';
+import { renderHashedPage, renderHashedText } from '../edit/hashed-render.js';
 import { lineHashesAt } from '../edit/line-hash.js';
 import { readAnchors } from '../edit/read-anchors.js';
 import type { ResolvedPath } from '../sandbox/sandbox.js';
@@ -157,14 +157,18 @@ function hashedContent(ctx: ToolContext, file: ReadVersion, page: Page, start: n
   if (page.cut) return renderHashedText(page.text, start, { lines: 1 }).content;
   const starts = file.lineStarts();
   const known = shownAnchors(ctx, file, starts).subarray(start - 1, start - 1 + page.lines);
-  if (file.modelBytes)
-    return renderHashedBytes(file.modelBytes, starts, start - 1, page.lines, page.to, start, known);
-  return renderHashedText(page.text, start, {
-    lines: page.lines,
-    // Byte count equal to character count: the whole file is ASCII.
-    ...(file.bytes === file.text.length ? { ascii: true } : {}),
-    known,
-  }).content;
+  // Byte count equal to character count: the whole file is ASCII (from its bytes when this read has them).
+  if (file.bytes === file.text.length)
+    return renderHashedPage(
+      file.modelBytes ?? file.modelText,
+      starts,
+      start - 1,
+      page.lines,
+      page.to,
+      start,
+      known,
+    );
+  return renderHashedText(page.text, start, { lines: page.lines, known }).content;
 }
 
 /**

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { renderHashedBytes, renderHashedText } from '../../src/edit/hashed-render.js';
+import { renderHashedPage, renderHashedText } from '../../src/edit/hashed-render.js';
 import { lineHash32, lineHashesAt } from '../../src/edit/line-hash.js';
 import { LineTable } from '../../src/edit/line-table.js';
 import { versionOf } from '../../src/tools/read-versions.js';
@@ -41,7 +41,7 @@ describe('hashed reads from bytes', () => {
     );
   });
 
-  it('render any page from bytes exactly as from its text', () => {
+  it('render any page from bytes or from the whole text exactly as from the page text', () => {
     fc.assert(
       fc.property(fileArb, fc.nat(), fc.nat(), fc.integer({ min: 1, max: 99_999 }), (raw, a, b, shift) => {
         const version = versionOf(raw, Buffer.byteLength(raw), 'sha');
@@ -63,7 +63,8 @@ describe('hashed reads from bytes', () => {
           lines,
           known: page,
         }).content;
-        expect(renderHashedBytes(bytes, starts, first, lines, to, startLine, page)).toBe(expected);
+        expect(renderHashedPage(bytes, starts, first, lines, to, startLine, page)).toBe(expected);
+        expect(renderHashedPage(text, starts, first, lines, to, startLine, page)).toBe(expected);
       }),
       { numRuns: 500 },
     );
