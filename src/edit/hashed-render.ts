@@ -115,11 +115,11 @@ function digitCount(first: number, count: number): number {
  */
 function renderAscii(text: string, startLine: number, lines: number, known?: Uint32Array): HashedLines {
   const gap = lines * PREFIX_EXTRA + digitCount(startLine, lines);
-  const out = Buffer.allocUnsafe(gap + text.length);
+  const out = scratch(gap + text.length);
   out.write(text, gap, 'latin1');
   const starts = new Uint32Array(lines);
   for (let k = 1, i = text.indexOf('\n'); k < lines; k++, i = text.indexOf('\n', i + 1)) starts[k] = i + 1;
-  return writeLines(out, starts, 0, gap, out.length, startLine, lines, known);
+  return writeLines(out, starts, 0, gap, gap + text.length, startLine, lines, known);
 }
 
 /**
@@ -140,10 +140,21 @@ export function renderHashedPage(
 ): string {
   const from = starts[first]!;
   const gap = lines * PREFIX_EXTRA + digitCount(startLine, lines);
-  const out = Buffer.allocUnsafe(gap + to - from);
+  const out = scratch(gap + to - from);
   if (typeof source === 'string') out.write(source.slice(from, to), gap, 'latin1');
   else source.copy(out, gap, from, to);
-  return writeLines(out, starts, first, gap - from, out.length, startLine, lines, known).content;
+  return writeLines(out, starts, first, gap - from, gap + to - from, startLine, lines, known).content;
+}
+
+/** Pages up to this size are laid out in one reused buffer (no buffer, no GC pressure, per page). */
+const SCRATCH_BYTES = 1 << 20;
+let shared: Buffer | undefined;
+
+/** A buffer of at least `size` bytes: the shared one for a page, a fresh one for anything bigger. */
+function scratch(size: number): Buffer {
+  if (size > SCRATCH_BYTES) return Buffer.allocUnsafe(size);
+  shared ??= Buffer.allocUnsafe(SCRATCH_BYTES);
+  return shared;
 }
 
 /**
