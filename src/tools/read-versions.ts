@@ -1,4 +1,5 @@
 import type { BigIntStats } from 'node:fs';
+import fs from 'node:fs/promises';
 import { decodeText, readFileVersion } from '../fs/read-text.js';
 import type { ResolvedPath } from '../sandbox/sandbox.js';
 import { maxBytesFor } from './file-io.js';
@@ -37,10 +38,10 @@ const RACY_NS = 100_000_000n;
 
 /**
  * The versions of recently paged files, keyed by host path and checked against
- * the file's identity (device, inode), size, mtime and ctime from one fstat on
- * every read: paging through a big file reads and hashes it once, and a file
- * that changed in any way is read again. Least recently used entries are
- * dropped beyond a budget of text.
+ * the file's identity (device, inode), size, mtime and ctime on every read:
+ * paging through a big file reads and hashes it once, and a file that changed
+ * in any way is read again. Least recently used entries are dropped beyond a
+ * budget of text.
  */
 export class ReadVersionCache {
   private readonly entries = new Map<string, Entry>();
@@ -52,17 +53,27 @@ export class ReadVersionCache {
   async load(ctx: ToolContext, resolved: ResolvedPath): Promise<ReadVersion> {
     const hostPath = resolved.hostPath;
     const startNs = BigInt(Date.now()) * 1_000_000n;
+    const maxBytes = maxBytesFor(ctx, resolved);
+    const kept = (stat: BigIntStats) => {
+      const entry = this.entries.get(hostPath);
+      if (entry?.key !== keyOf(stat) || !stat.isFile() || Number(stat.size) > maxBytes) return undefined;
+      this.entries.delete(hostPath);
+      this.entries.set(hostPath, entry); // most recently used last
+      return entry.version;
+    };
+    // A kept version is checked with one lstat of the name (no open, no close: one
+    // round trip, not three). Whatever the name leads to now, a match means the same
+    // inode, unchanged, whose content was read through the checked path before.
+    if (this.entries.has(hostPath)) {
+      const stat = await fs.lstat(hostPath, { bigint: true }).catch(() => undefined);
+      const version = stat && kept(stat);
+      if (version) return version;
+    }
     return readFileVersion(
       hostPath,
       resolved.mount.realRoot,
-      { maxBytes: maxBytesFor(ctx, resolved), displayPath: resolved.virtualPath },
-      (stat) => {
-        const entry = this.entries.get(hostPath);
-        if (entry?.key !== keyOf(stat)) return undefined;
-        this.entries.delete(hostPath);
-        this.entries.set(hostPath, entry); // most recently used last
-        return entry.version;
-      },
+      { maxBytes, displayPath: resolved.virtualPath },
+      kept,
       (file, stat) => {
         const text = decodeText(file.data, resolved.virtualPath);
         const version = versionOf(text, file.bytes, file.sha256, file.data);
