@@ -109,9 +109,9 @@ function digitCount(first: number, count: number): number {
 }
 
 /**
- * ASCII text as bytes, in one buffer of exactly the output's size: the text is
- * written at its end, and each line is hashed there and moved forward into place
- * behind its prefix (see writeLines).
+ * ASCII text as bytes, in one buffer (see scratch) of at least the output's size:
+ * the text is written at its end, and each line is hashed there and moved forward
+ * into place behind its prefix (see writeLines).
  */
 function renderAscii(text: string, startLine: number, lines: number, known?: Uint32Array): HashedLines {
   const gap = lines * PREFIX_EXTRA + digitCount(startLine, lines);
