@@ -1,4 +1,4 @@
-import { finish32, hex, lineHash32 } from './line-hash.js';
+import { finish32, lineHash32 } from './line-hash.js';
 
 /** '#', six hex digits and '|' around each line number. */
 const PREFIX_EXTRA = 8;
@@ -29,27 +29,16 @@ export function renderHashedText(
   const lines = options.lines ?? countLines(text);
   const known = options.known?.length === lines ? options.known : undefined;
   const ascii = options.ascii ?? Buffer.byteLength(text, 'utf8') === text.length;
-  return ascii ? renderAscii(text, startLine, lines, known) : renderAny(text, startLine, lines, known);
+  if (ascii) return renderAscii(text, startLine, lines, known);
+  const starts = new Uint32Array(lines);
+  for (let k = 1, i = text.indexOf('\n'); k < lines; k++, i = text.indexOf('\n', i + 1)) starts[k] = i + 1;
+  return renderWide(text, starts, 0, lines, text.length, startLine, known);
 }
 
 function countLines(text: string): number {
   let lines = 1;
   for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lines++;
   return lines;
-}
-
-function renderAny(text: string, startLine: number, lines: number, known?: Uint32Array): HashedLines {
-  const hashes = known ?? new Uint32Array(lines);
-  const parts: string[] = [];
-  let start = 0;
-  for (let k = 0; ; k++) {
-    const nl = text.indexOf('\n', start);
-    const end = nl === -1 ? text.length : nl;
-    if (!known) hashes[k] = lineHash32(text, start, end);
-    parts.push(`${k === 0 ? '' : '\n'}${startLine + k}#${hex(hashes[k]!, 6)}|`, text.slice(start, end));
-    if (nl === -1) return { content: parts.join(''), hashes };
-    start = nl + 1;
-  }
 }
 
 /** The decimal digits of consecutive line numbers, counted up in place (no division per line). */
@@ -63,6 +52,12 @@ class LineNumber {
   }
   /** Writes the current number at `at`; returns the position after it. */
   write(out: Buffer, at: number): number {
+    let p = at;
+    for (let i = this.first; i < 16; i++) out[p++] = this.digits[i]!;
+    return p;
+  }
+  /** write() for UTF-16 code units. */
+  write16(out: Uint16Array, at: number): number {
     let p = at;
     for (let i = this.first; i < 16; i++) out[p++] = this.digits[i]!;
     return p;
@@ -123,11 +118,12 @@ function renderAscii(text: string, startLine: number, lines: number, known?: Uin
 }
 
 /**
- * renderHashedText of the ASCII lines `first` … `first + lines - 1` of a text,
- * given as its latin1 bytes or as the string itself, with its line starts
- * (`starts[i]`, line i's offset; the page ends at `to`) and the lines' hashes
- * known: the page is copied in once and laid out by its line starts (no line is
- * searched for), from bytes without encoding a string.
+ * renderHashedText of the lines `first` … `first + lines - 1` of a text, given
+ * as its latin1 bytes or as the string itself, with its line starts (`starts[i]`,
+ * line i's offset; the page ends at `to`) and the lines' hashes known: the page
+ * is copied in once and laid out by its line starts (no line is searched for),
+ * from bytes without encoding a string. ASCII unless `wide` (then `source` is
+ * the string, laid out as UTF-16).
  */
 export function renderHashedPage(
   source: Buffer | string,
@@ -137,7 +133,9 @@ export function renderHashedPage(
   to: number,
   startLine: number,
   known: Uint32Array,
+  wide = false,
 ): string {
+  if (wide) return renderWide(source as string, starts, first, lines, to, startLine, known).content;
   const from = starts[first]!;
   const gap = lines * PREFIX_EXTRA + digitCount(startLine, lines);
   const out = scratch(gap + to - from);
@@ -198,4 +196,47 @@ function writeLines(
     }
   }
   return { content: out.toString('latin1', 0, p), hashes };
+}
+
+/**
+ * writeLines for any text: the page as UTF-16 code units (one Buffer, viewed as
+ * 16-bit units), laid out the same way, hashed from the string where not known.
+ * No string per line; the result is decoded once.
+ */
+function renderWide(
+  text: string,
+  starts: Uint32Array,
+  first: number,
+  lines: number,
+  to: number,
+  startLine: number,
+  known?: Uint32Array,
+): HashedLines {
+  const hashes = known ?? new Uint32Array(lines);
+  const from = starts[first]!;
+  const gap = lines * PREFIX_EXTRA + digitCount(startLine, lines);
+  const bytes = scratch(2 * (gap + to - from));
+  bytes.write(text.slice(from, to), 2 * gap, 'utf16le');
+  const out = new Uint16Array(bytes.buffer, bytes.byteOffset, gap + to - from);
+  const number = new LineNumber(startLine);
+  const shift = gap - from;
+  let p = 0;
+  for (let k = 0; k < lines; k++) {
+    const start = starts[first + k]!;
+    const end = k + 1 < lines ? starts[first + k + 1]! - 1 : to;
+    if (!known) hashes[k] = lineHash32(text, start, end);
+    if (k > 0) {
+      out[p++] = 10;
+      number.increment();
+    }
+    p = number.write16(out, p);
+    const h = hashes[k]!;
+    out[p] = 35; // '#'
+    for (let d = 0; d < 6; d++) out[p + 1 + d] = HEX[(h >>> (28 - 4 * d)) & 15]!;
+    out[p + 7] = 124; // '|'
+    p += 8;
+    out.copyWithin(p, start + shift, end + shift);
+    p += end - start;
+  }
+  return { content: bytes.toString('utf16le', 0, 2 * p), hashes };
 }

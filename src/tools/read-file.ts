@@ -157,18 +157,11 @@ function hashedContent(ctx: ToolContext, file: ReadVersion, page: Page, start: n
   if (page.cut) return renderHashedText(page.text, start, { lines: 1 }).content;
   const starts = file.lineStarts();
   const known = shownAnchors(ctx, file, starts).subarray(start - 1, start - 1 + page.lines);
-  // Byte count equal to character count: the whole file is ASCII (from its bytes when this read has them).
-  if (file.bytes === file.text.length)
-    return renderHashedPage(
-      file.modelBytes ?? file.modelText,
-      starts,
-      start - 1,
-      page.lines,
-      page.to,
-      start,
-      known,
-    );
-  return renderHashedText(page.text, start, { lines: page.lines, known }).content;
+  // Byte count equal to character count: the whole file is ASCII (from its bytes when this
+  // read has them); any other text is laid out as UTF-16 code units, the same way.
+  const ascii = file.bytes === file.text.length;
+  const source = (ascii && file.modelBytes) || file.modelText;
+  return renderHashedPage(source, starts, start - 1, page.lines, page.to, start, known, !ascii);
 }
 
 /**

@@ -1,15 +1,16 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { renderHashedPage, renderHashedText } from '../../src/edit/hashed-render.js';
-import { lineHash32, lineHashesAt } from '../../src/edit/line-hash.js';
+import { hex, lineHash32, lineHashesAt } from '../../src/edit/line-hash.js';
 import { LineTable } from '../../src/edit/line-table.js';
 import { versionOf } from '../../src/tools/read-versions.js';
 import { textArbitrary } from '../helpers/text-arbitrary.js';
 
-// Repeated lines, blank lines, trailing whitespace of every ASCII kind, non-ASCII text.
+// Repeated lines, blank lines, trailing whitespace of every ASCII kind, non-ASCII text (lone surrogates too).
 const line = fc.oneof(
   fc.constantFrom('', '}', '}', '  x = 1;', '  x = 1;  ', 'a\t', 'b\v\f', 'c\r', 'é', '😀 ok\u00a0', ' '),
   fc.string({ maxLength: 30 }).map((s) => s.replaceAll('\n', '')),
+  fc.string({ unit: 'binary', maxLength: 12 }).map((s) => s.replaceAll('\n', '')),
 );
 const fileArb = textArbitrary(line, fc.constantFrom('\n', '\n', '\r\n'), 40);
 
@@ -41,13 +42,11 @@ describe('hashed reads from bytes', () => {
     );
   });
 
-  it('render any page from bytes or from the whole text exactly as from the page text', () => {
+  it('render any page, ASCII from bytes or text, any text as UTF-16, exactly as line by line', () => {
     fc.assert(
       fc.property(fileArb, fc.nat(), fc.nat(), fc.integer({ min: 1, max: 99_999 }), (raw, a, b, shift) => {
         const version = versionOf(raw, Buffer.byteLength(raw), 'sha');
         const text = version.modelText;
-        if (Buffer.byteLength(text) !== text.length) return;
-        const bytes = Buffer.from(text, 'latin1');
         const total = version.total;
         if (total === 0) return;
         const starts = version.lineStarts();
@@ -59,10 +58,17 @@ describe('hashed reads from bytes', () => {
         const known = lineHashesAt(text, starts, total).map((h, i) => h ^ Math.imul(i, 0x9e3779b1));
         const page = known.subarray(first, first + lines);
         const startLine = first + shift; // line numbers of any width
-        const expected = renderHashedText(text.slice(starts[first], to), startLine, {
-          lines,
-          known: page,
-        }).content;
+        const expected = text
+          .slice(starts[first], to)
+          .split('\n')
+          .map((l, k) => `${startLine + k}#${hex(page[k]!, 6)}|${l}`)
+          .join('\n');
+        expect(renderHashedPage(text, starts, first, lines, to, startLine, page, true)).toBe(expected);
+        expect(
+          renderHashedText(text.slice(starts[first], to), startLine, { lines, known: page }).content,
+        ).toBe(expected);
+        if (Buffer.byteLength(text) !== text.length) return;
+        const bytes = Buffer.from(text, 'latin1');
         expect(renderHashedPage(bytes, starts, first, lines, to, startLine, page)).toBe(expected);
         expect(renderHashedPage(text, starts, first, lines, to, startLine, page)).toBe(expected);
       }),
