@@ -176,7 +176,10 @@ function shownAnchors(ctx: ToolContext, file: ReadVersion, starts: Uint32Array):
   if (cached?.length === total) return cached;
   let hashes = ctx.lineHashes.get(sha256);
   if (hashes?.length !== total) {
-    hashes = lineHashesAt(file.modelText, starts, total, file.modelBytes);
+    // ASCII text hashes faster as bytes: its own when this read has them, else encoded once.
+    const ascii = file.bytes === file.text.length;
+    const bytes = file.modelBytes ?? (ascii ? Buffer.from(file.modelText, 'latin1') : undefined);
+    hashes = lineHashesAt(file.modelText, starts, total, bytes);
     ctx.lineHashes.set(sha256, hashes);
   }
   const shown = readAnchors(hashes);
