@@ -1,4 +1,4 @@
-import { finish32, hex, lineHash32 } from './line-hash.js';
+import { finish32, lineHash32 } from './line-hash.js';
 
 /** '#', six hex digits and '|' around each line number. */
 const PREFIX_EXTRA = 8;
@@ -29,27 +29,16 @@ export function renderHashedText(
   const lines = options.lines ?? countLines(text);
   const known = options.known?.length === lines ? options.known : undefined;
   const ascii = options.ascii ?? Buffer.byteLength(text, 'utf8') === text.length;
-  return ascii ? renderAscii(text, startLine, lines, known) : renderAny(text, startLine, lines, known);
+  if (ascii) return renderAscii(text, startLine, lines, known);
+  const starts = new Uint32Array(lines);
+  for (let k = 1, i = text.indexOf('\n'); k < lines; k++, i = text.indexOf('\n', i + 1)) starts[k] = i + 1;
+  return renderWide(text, starts, 0, lines, text.length, startLine, known);
 }
 
 function countLines(text: string): number {
   let lines = 1;
   for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lines++;
   return lines;
-}
-
-function renderAny(text: string, startLine: number, lines: number, known?: Uint32Array): HashedLines {
-  const hashes = known ?? new Uint32Array(lines);
-  const parts: string[] = [];
-  let start = 0;
-  for (let k = 0; ; k++) {
-    const nl = text.indexOf('\n', start);
-    const end = nl === -1 ? text.length : nl;
-    if (!known) hashes[k] = lineHash32(text, start, end);
-    parts.push(`${k === 0 ? '' : '\n'}${startLine + k}#${hex(hashes[k]!, 6)}|`, text.slice(start, end));
-    if (nl === -1) return { content: parts.join(''), hashes };
-    start = nl + 1;
-  }
 }
 
 /** The decimal digits of consecutive line numbers, counted up in place (no division per line). */
@@ -67,6 +56,12 @@ class LineNumber {
     for (let i = this.first; i < 16; i++) out[p++] = this.digits[i]!;
     return p;
   }
+  /** write() for UTF-16 code units. */
+  write16(out: Uint16Array, at: number): number {
+    let p = at;
+    for (let i = this.first; i < 16; i++) out[p++] = this.digits[i]!;
+    return p;
+  }
   increment(): void {
     let i = 15;
     while (this.digits[i] === 57) this.digits[i--] = 48; // '9' rolls over to '0'
@@ -75,12 +70,16 @@ class LineNumber {
   }
 }
 
-/** Writes the top six hex digits of a 32-bit hash at `at`. */
+const HEX = Buffer.from('0123456789abcdef', 'latin1');
+
+/** Writes the top six hex digits of a 32-bit hash at `at` (a table look-up each: no branch per digit). */
 function writeHex6(out: Buffer, at: number, hash: number): void {
-  for (let k = 0; k < 6; k++) {
-    const digit = (hash >>> (28 - 4 * k)) & 15;
-    out[at + k] = digit < 10 ? 48 + digit : 87 + digit; // '0'-'9', 'a'-'f'
-  }
+  out[at] = HEX[hash >>> 28]!;
+  out[at + 1] = HEX[(hash >>> 24) & 15]!;
+  out[at + 2] = HEX[(hash >>> 20) & 15]!;
+  out[at + 3] = HEX[(hash >>> 16) & 15]!;
+  out[at + 4] = HEX[(hash >>> 12) & 15]!;
+  out[at + 5] = HEX[(hash >>> 8) & 15]!;
 }
 
 /** hash32 of the bytes [from, to) once trailing ASCII whitespace is dropped (see lineHash32). */
@@ -105,37 +104,139 @@ function digitCount(first: number, count: number): number {
 }
 
 /**
- * ASCII text as bytes, in one buffer of exactly the output's size: the text is
- * written at its end, and each line is hashed there and moved forward into place
- * (copyWithin, a memmove, unless it is short: a byte loop is twice as slow on long
- * lines) behind its prefix. Output never overtakes input: the prefixes written so
- * far are at most the gap between them.
+ * ASCII text as bytes, in one buffer (see scratch) of at least the output's size:
+ * the text is written at its end, and each line is hashed there and moved forward
+ * into place behind its prefix (see writeLines).
  */
 function renderAscii(text: string, startLine: number, lines: number, known?: Uint32Array): HashedLines {
-  const hashes = known ?? new Uint32Array(lines);
   const gap = lines * PREFIX_EXTRA + digitCount(startLine, lines);
-  const out = Buffer.allocUnsafe(gap + text.length);
+  const out = scratch(gap + text.length);
   out.write(text, gap, 'latin1');
+  const starts = new Uint32Array(lines);
+  for (let k = 1, i = text.indexOf('\n'); k < lines; k++, i = text.indexOf('\n', i + 1)) starts[k] = i + 1;
+  return writeLines(out, starts, 0, gap, gap + text.length, startLine, lines, known);
+}
+
+/**
+ * renderHashedText of the lines `first` … `first + lines - 1` of a text, given
+ * as its latin1 bytes or as the string itself, with its line starts (`starts[i]`,
+ * line i's offset; the page ends at `to`) and the lines' hashes known: the page
+ * is copied in once and laid out by its line starts (no line is searched for),
+ * from bytes without encoding a string. ASCII unless `wide` (then `source` is
+ * the string, laid out as UTF-16).
+ */
+export function renderHashedPage(
+  source: Buffer | string,
+  starts: Uint32Array,
+  first: number,
+  lines: number,
+  to: number,
+  startLine: number,
+  known: Uint32Array,
+  wide = false,
+): string {
+  if (wide) return renderWide(source as string, starts, first, lines, to, startLine, known).content;
+  const from = starts[first]!;
+  const gap = lines * PREFIX_EXTRA + digitCount(startLine, lines);
+  const out = scratch(gap + to - from);
+  if (typeof source === 'string') out.write(source.slice(from, to), gap, 'latin1');
+  else source.copy(out, gap, from, to);
+  return writeLines(out, starts, first, gap - from, gap + to - from, startLine, lines, known).content;
+}
+
+/** Pages up to this size are laid out in one reused buffer (no buffer, no GC pressure, per page). */
+const SCRATCH_BYTES = 1 << 20;
+let shared: Buffer | undefined;
+
+/** A buffer of at least `size` bytes: the shared one for a page, a fresh one for anything bigger. */
+function scratch(size: number): Buffer {
+  if (size > SCRATCH_BYTES) return Buffer.allocUnsafe(size);
+  shared ??= Buffer.allocUnsafe(SCRATCH_BYTES);
+  return shared;
+}
+
+/**
+ * Writes `LINE#HASH|` prefixes and lines into `out`, whose end holds the lines:
+ * line k is at starts[first + k] + shift up to the next line's start less its
+ * newline (the last one up to `lastEnd`). Each line is hashed in place unless its
+ * hash is known, and moved forward behind its prefix (copyWithin, a memmove,
+ * unless it is short: a byte loop is twice as slow on long lines). Output never
+ * overtakes input: the prefixes written so far are at most the gap between them.
+ */
+function writeLines(
+  out: Buffer,
+  starts: Uint32Array,
+  first: number,
+  shift: number,
+  lastEnd: number,
+  startLine: number,
+  lines: number,
+  known?: Uint32Array,
+): HashedLines {
+  const hashes = known ?? new Uint32Array(lines);
   const number = new LineNumber(startLine);
   let p = 0;
-  let start = 0;
-  for (let k = 0; ; k++) {
-    const nl = text.indexOf('\n', start);
-    const end = nl === -1 ? text.length : nl;
-    if (!known) hashes[k] = hashTrimmed(out, gap + start, gap + end);
+  for (let k = 0; k < lines; k++) {
+    const start = starts[first + k]! + shift;
+    const end = k + 1 < lines ? starts[first + k + 1]! - 1 + shift : lastEnd;
+    if (!known) hashes[k] = hashTrimmed(out, start, end);
+    if (k > 0) {
+      out[p++] = 10;
+      number.increment();
+    }
     p = number.write(out, p);
     out[p] = 35; // '#'
     writeHex6(out, p + 1, hashes[k]!);
     out[p + 7] = 124; // '|'
     p += 8;
-    if (end - start < 16) for (let i = gap + start; i < gap + end; i++) out[p++] = out[i]!;
+    if (end - start < 16) for (let i = start; i < end; i++) out[p++] = out[i]!;
     else {
-      out.copyWithin(p, gap + start, gap + end);
+      out.copyWithin(p, start, end);
       p += end - start;
     }
-    if (nl === -1) return { content: out.toString('latin1'), hashes };
-    out[p++] = 10;
-    start = nl + 1;
-    number.increment();
   }
+  return { content: out.toString('latin1', 0, p), hashes };
+}
+
+/**
+ * writeLines for any text: the page as UTF-16 code units (one Buffer, viewed as
+ * 16-bit units), laid out the same way, hashed from the string where not known.
+ * No string per line; the result is decoded once.
+ */
+function renderWide(
+  text: string,
+  starts: Uint32Array,
+  first: number,
+  lines: number,
+  to: number,
+  startLine: number,
+  known?: Uint32Array,
+): HashedLines {
+  const hashes = known ?? new Uint32Array(lines);
+  const from = starts[first]!;
+  const gap = lines * PREFIX_EXTRA + digitCount(startLine, lines);
+  const bytes = scratch(2 * (gap + to - from));
+  bytes.write(text.slice(from, to), 2 * gap, 'utf16le');
+  const out = new Uint16Array(bytes.buffer, bytes.byteOffset, gap + to - from);
+  const number = new LineNumber(startLine);
+  const shift = gap - from;
+  let p = 0;
+  for (let k = 0; k < lines; k++) {
+    const start = starts[first + k]!;
+    const end = k + 1 < lines ? starts[first + k + 1]! - 1 : to;
+    if (!known) hashes[k] = lineHash32(text, start, end);
+    if (k > 0) {
+      out[p++] = 10;
+      number.increment();
+    }
+    p = number.write16(out, p);
+    const h = hashes[k]!;
+    out[p] = 35; // '#'
+    for (let d = 0; d < 6; d++) out[p + 1 + d] = HEX[(h >>> (28 - 4 * d)) & 15]!;
+    out[p + 7] = 124; // '|'
+    p += 8;
+    out.copyWithin(p, start + shift, end + shift);
+    p += end - start;
+  }
+  return { content: bytes.toString('utf16le', 0, 2 * p), hashes };
 }

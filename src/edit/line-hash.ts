@@ -45,6 +45,56 @@ export function hash32Bytes(bytes: Uint8Array, from: number, to: number): number
   return finish32(a);
 }
 
+/**
+ * lineHash32 of each of `count` lines, line i being text[starts[i], starts[i + 1])
+ * with its terminator (trimmed like any trailing whitespace): no line is sliced.
+ * `bytes`, when given, are the text's latin1 bytes (ASCII text): same values from
+ * a faster loop.
+ */
+export function lineHashesAt(
+  text: string,
+  starts: ArrayLike<number>,
+  count: number,
+  bytes?: Uint8Array,
+): Uint32Array {
+  const out = new Uint32Array(count);
+  if (bytes) {
+    // Two lines at a time: each FNV-1a step waits for the one before (a multiply's
+    // latency), so two independent chains in one loop run nearly twice as fast.
+    let i = 0;
+    for (; i + 1 < count; i += 2) {
+      const s0 = starts[i]!;
+      const s1 = starts[i + 1]!;
+      const e0 = trimmedBytesEnd(bytes, s0, s1);
+      const e1 = trimmedBytesEnd(bytes, s1, starts[i + 2]!);
+      const both = Math.min(e0 - s0, e1 - s1);
+      let a = 0x811c9dc5;
+      let b = 0x811c9dc5;
+      for (let k = 0; k < both; k++) {
+        a = Math.imul(a ^ bytes[s0 + k]!, 0x01000193);
+        b = Math.imul(b ^ bytes[s1 + k]!, 0x01000193);
+      }
+      for (let k = s0 + both; k < e0; k++) a = Math.imul(a ^ bytes[k]!, 0x01000193);
+      for (let k = s1 + both; k < e1; k++) b = Math.imul(b ^ bytes[k]!, 0x01000193);
+      out[i] = finish32(a);
+      out[i + 1] = finish32(b);
+    }
+    if (i < count)
+      out[i] = hash32Bytes(bytes, starts[i]!, trimmedBytesEnd(bytes, starts[i]!, starts[i + 1]!));
+    return out;
+  }
+  for (let i = 0; i < count; i++)
+    out[i] = hash32(text, starts[i]!, trimmedEnd(text, starts[i]!, starts[i + 1]!));
+  return out;
+}
+
+/** End of bytes[from, to) once trailing ASCII whitespace is dropped. */
+function trimmedBytesEnd(bytes: Uint8Array, from: number, to: number): number {
+  let end = to;
+  while (end > from && (bytes[end - 1] === 32 || (bytes[end - 1]! >= 9 && bytes[end - 1]! <= 13))) end--;
+  return end;
+}
+
 /** Whether String#trimEnd removes this code unit (ECMAScript WhiteSpace and LineTerminator). */
 function isTrimmed(c: number): boolean {
   if (c < 0xa0) return c === 32 || (c >= 9 && c <= 13);

@@ -27,14 +27,23 @@ class PrefixCounts {
   }
 }
 
-/** Counts of 24-bit prefixes, saturating at 2, straight in a 16 MiB table: for big files, no probing. */
+/**
+ * Counts of 24-bit prefixes, saturating at 2, as two bits per prefix in a 4 MiB
+ * table (a "seen" and a "seen twice" word side by side): for big files, no
+ * probing, and a table small enough that random lookups mostly hit the cache.
+ */
 class DirectCounts {
-  private readonly counts = new Uint8Array(1 << 24);
+  private readonly bits = new Int32Array(1 << 20);
   add(prefix: number): void {
-    if (this.counts[prefix]! < 2) this.counts[prefix]!++;
+    const w = (prefix >>> 5) << 1;
+    const bit = 1 << (prefix & 31);
+    if (this.bits[w]! & bit) this.bits[w + 1]! |= bit;
+    else this.bits[w]! |= bit;
   }
   count(prefix: number): number {
-    return this.counts[prefix]!;
+    const w = (prefix >>> 5) << 1;
+    const bit = 1 << (prefix & 31);
+    return this.bits[w + 1]! & bit ? 2 : this.bits[w]! & bit ? 1 : 0;
   }
 }
 
@@ -44,8 +53,11 @@ type Counts = Pick<PrefixCounts, 'add' | 'count'>;
 const countsFor = (n: number, directFrom: number): Counts =>
   n >= directFrom ? new DirectCounts() : new PrefixCounts(n);
 
-const mix = (a: number, b: number) =>
-  finish32(Math.imul(a ^ 0x9e3779b9, 0x01000193) ^ Math.imul(b, 0x5bd1e995));
+// A function declaration and a local copy of EMPTY: a module-level const read in a
+// hot loop is a checked context load, which makes the loop markedly slower.
+function mix(a: number, b: number): number {
+  return finish32(Math.imul(a ^ 0x9e3779b9, 0x01000193) ^ Math.imul(b, 0x5bd1e995));
+}
 const EMPTY = hash32('');
 
 /**
@@ -60,6 +72,7 @@ const EMPTY = hash32('');
  */
 export function readAnchors(hashes: Uint32Array, directFrom = 1 << 16): Uint32Array {
   const n = hashes.length;
+  const empty = EMPTY;
   const plain = countsFor(n, directFrom);
   for (let i = 0; i < n; i++) plain.add(hashes[i]! >>> 8);
   const shown = hashes.slice();
@@ -67,16 +80,29 @@ export function readAnchors(hashes: Uint32Array, directFrom = 1 << 16): Uint32Ar
   const twins = new Int32Array(n);
   for (let i = 0; i < n; i++) if (plain.count(hashes[i]! >>> 8) > 1) twins[twinCount++] = i;
   if (twinCount === 0) return shown;
-  // The nearest non-empty line before and after each twin: one pass each way, kept only for twins.
+  // The nearest non-empty line before and after each twin, found from the twin
+  // itself: a walk stops at the first non-empty line or at the twin before (whose
+  // answer it reuses), so all walks together cover each line at most once.
   const prev = new Uint32Array(twinCount);
-  for (let i = 0, k = 0, before = EMPTY; i < n && k < twinCount; i++) {
-    if (twins[k] === i) prev[k++] = before;
-    if (hashes[i] !== EMPTY) before = hashes[i]!;
+  for (let k = 0; k < twinCount; k++) {
+    const stop = k === 0 ? -1 : twins[k - 1]!;
+    let j = twins[k]! - 1;
+    while (j > stop && hashes[j] === empty) j--;
+    prev[k] = j > stop ? hashes[j]! : k === 0 ? empty : hashes[stop] !== empty ? hashes[stop]! : prev[k - 1]!;
   }
   const next = new Uint32Array(twinCount);
-  for (let i = n - 1, k = twinCount - 1, after = EMPTY; i >= 0 && k >= 0; i--) {
-    if (twins[k] === i) next[k--] = after;
-    if (hashes[i] !== EMPTY) after = hashes[i]!;
+  for (let k = twinCount - 1; k >= 0; k--) {
+    const stop = k === twinCount - 1 ? n : twins[k + 1]!;
+    let j = twins[k]! + 1;
+    while (j < stop && hashes[j] === empty) j++;
+    next[k] =
+      j < stop
+        ? hashes[j]!
+        : k === twinCount - 1
+          ? empty
+          : hashes[stop] !== empty
+            ? hashes[stop]!
+            : next[k + 1]!;
   }
   const context = new Uint32Array(twinCount);
   const contextCounts = countsFor(twinCount, directFrom);

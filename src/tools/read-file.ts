@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { ApprovalResult } from '../contract/approval-types.js';
-import { renderHashedText } from '../edit/hashed-render.js';
-import { LineTable } from '../edit/line-table.js';
+import { renderHashedPage, renderHashedText } from '../edit/hashed-render.js';
+import { lineHashesAt } from '../edit/line-hash.js';
 import { readAnchors } from '../edit/read-anchors.js';
 import type { ResolvedPath } from '../sandbox/sandbox.js';
 import { fileTargetOf } from '../sandbox/target.js';
 import { blockedFrom } from './apply-write.js';
-import { type LoadedFile, loadFile } from './file-io.js';
+import { loadFile } from './file-io.js';
 import { checkApprovedTarget, resolvedField, throughLinks } from './file-state.js';
 import { type ReadVersion, versionOf } from './read-versions.js';
 import { countLines } from './text-stats.js';
@@ -102,8 +102,7 @@ export const readFile: SandboxTool<ReadFileInput, ReadFileOutput> = {
     const page = pickPage(text, file.lineStarts(), start, total, maxLines, ctx.limits.readMaxChars);
     const endLine = start + page.lines - 1;
     const truncated = endLine < total || page.cut;
-    const content =
-      page.lines === 0 ? '' : input.hashes ? hashedContent(ctx, file, page, text, start, total) : page.text;
+    const content = page.lines === 0 ? '' : input.hashes ? hashedContent(ctx, file, page, start) : page.text;
     const state = ctx.state.record(resolved.virtualPath, file.sha256);
     if (input.hashes) ctx.anchors.set(resolved.virtualPath, raw);
     return {
@@ -130,7 +129,7 @@ async function loadVersion(ctx: ToolContext, resolved: ResolvedPath): Promise<Re
   if (resolved.kind === 'missing') return undefined;
   if (!ctx.readVersions || ctx.staging?.file(resolved.hostPath) !== undefined) {
     const file = await loadFile(ctx, resolved);
-    return file && versionOf(file.text, file.bytes, file.sha256);
+    return file && versionOf(file.text, file.bytes, file.sha256, file.data);
   }
   return ctx.readVersions.load(ctx, resolved);
 }
@@ -154,32 +153,33 @@ function headTail(input: ReadFileInput, total: number): { start: number; limit: 
  * anchors are kept per file version (content SHA-256): paging through a file
  * hashes it once. A cut line is hashed as shown, so it never touches the cache.
  */
-function hashedContent(
-  ctx: ToolContext,
-  file: ReadVersion,
-  page: Page,
-  text: string,
-  start: number,
-  total: number,
-): string {
+function hashedContent(ctx: ToolContext, file: ReadVersion, page: Page, start: number): string {
   if (page.cut) return renderHashedText(page.text, start, { lines: 1 }).content;
-  const shown = shownAnchors(ctx, file.sha256, text, total);
-  return renderHashedText(page.text, start, {
-    lines: page.lines,
-    // Byte count equal to character count: the whole file is ASCII.
-    ...(file.bytes === file.text.length ? { ascii: true } : {}),
-    known: shown.subarray(start - 1, start - 1 + page.lines),
-  }).content;
+  const starts = file.lineStarts();
+  const known = shownAnchors(ctx, file, starts).subarray(start - 1, start - 1 + page.lines);
+  // Byte count equal to character count: the whole file is ASCII (from its bytes when this
+  // read has them); any other text is laid out as UTF-16 code units, the same way.
+  const ascii = file.bytes === file.text.length;
+  const source = (ascii && file.modelBytes) || file.modelText;
+  return renderHashedPage(source, starts, start - 1, page.lines, page.to, start, known, !ascii);
 }
 
-/** The anchors of every line of one file version, from the version cache or computed (and kept). */
-function shownAnchors(ctx: ToolContext, sha256: string, text: string, total: number): Uint32Array {
+/**
+ * The anchors of every line of one file version, from the version cache or
+ * computed (and kept): each line hashed in place in the text, from the file's
+ * own bytes when the version has them.
+ */
+function shownAnchors(ctx: ToolContext, file: ReadVersion, starts: Uint32Array): Uint32Array {
+  const { sha256, total } = file;
   const key = `${sha256}:shown`;
   const cached = ctx.lineHashes.get(key);
   if (cached?.length === total) return cached;
   let hashes = ctx.lineHashes.get(sha256);
   if (hashes?.length !== total) {
-    hashes = new LineTable(text).hashes();
+    // ASCII text hashes faster as bytes: its own when this read has them, else encoded once.
+    const ascii = file.bytes === file.text.length;
+    const bytes = file.modelBytes ?? (ascii ? Buffer.from(file.modelText, 'latin1') : undefined);
+    hashes = lineHashesAt(file.modelText, starts, total, bytes);
     ctx.lineHashes.set(sha256, hashes);
   }
   const shown = readAnchors(hashes);
@@ -189,6 +189,8 @@ function shownAnchors(ctx: ToolContext, sha256: string, text: string, total: num
 
 interface Page {
   text: string;
+  /** Where the page ends in the text (its last newline excluded). */
+  to: number;
   lines: number;
   cut: boolean;
 }
@@ -218,12 +220,12 @@ function pickPage(
     if (chars + (end - next) + 1 > maxChars) {
       if (lines > 0) break;
       // A single line longer than the cap: return its start rather than nothing.
-      return { text: text.slice(from, from + maxChars), lines: 1, cut: true };
+      return { text: text.slice(from, from + maxChars), to: from + maxChars, lines: 1, cut: true };
     }
     chars += end - next + 1;
     lines++;
     to = end;
     next = end + 1;
   }
-  return { text: text.slice(from, to), lines, cut: false };
+  return { text: text.slice(from, to), to, lines, cut: false };
 }

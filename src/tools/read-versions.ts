@@ -1,4 +1,5 @@
 import type { BigIntStats } from 'node:fs';
+import fs from 'node:fs/promises';
 import { decodeText, readFileVersion } from '../fs/read-text.js';
 import type { ResolvedPath } from '../sandbox/sandbox.js';
 import { maxBytesFor } from './file-io.js';
@@ -16,6 +17,11 @@ export interface ReadVersion {
   crlf: boolean;
   /** Offset in modelText where each line starts (built on first use). */
   lineStarts(): Uint32Array;
+  /**
+   * modelText's latin1 bytes when it is ASCII with LF endings and no BOM: then they
+   * are the file's own bytes, kept so a hashed read needs no copy of the text.
+   */
+  modelBytes?: Buffer;
 }
 
 interface Entry {
@@ -32,10 +38,10 @@ const RACY_NS = 100_000_000n;
 
 /**
  * The versions of recently paged files, keyed by host path and checked against
- * the file's identity (device, inode), size, mtime and ctime from one fstat on
- * every read: paging through a big file reads and hashes it once, and a file
- * that changed in any way is read again. Least recently used entries are
- * dropped beyond a budget of text.
+ * the file's identity (device, inode), size, mtime and ctime on every read:
+ * paging through a big file reads and hashes it once, and a file that changed
+ * in any way is read again. Least recently used entries are dropped beyond a
+ * budget of text.
  */
 export class ReadVersionCache {
   private readonly entries = new Map<string, Entry>();
@@ -47,20 +53,33 @@ export class ReadVersionCache {
   async load(ctx: ToolContext, resolved: ResolvedPath): Promise<ReadVersion> {
     const hostPath = resolved.hostPath;
     const startNs = BigInt(Date.now()) * 1_000_000n;
+    const maxBytes = maxBytesFor(ctx, resolved);
+    const kept = (stat: BigIntStats) => {
+      const entry = this.entries.get(hostPath);
+      if (entry?.key !== keyOf(stat) || !stat.isFile() || Number(stat.size) > maxBytes) return undefined;
+      this.entries.delete(hostPath);
+      this.entries.set(hostPath, entry); // most recently used last
+      return entry.version;
+    };
+    // A kept version is checked with one lstat of the name (no open, no close: one
+    // round trip, not three). Whatever the name leads to now, a match means the same
+    // inode, unchanged, whose content was read through the checked path before.
+    if (this.entries.has(hostPath)) {
+      const stat = await fs.lstat(hostPath, { bigint: true }).catch(() => undefined);
+      const version = stat && kept(stat);
+      if (version) return version;
+    }
     return readFileVersion(
       hostPath,
       resolved.mount.realRoot,
-      { maxBytes: maxBytesFor(ctx, resolved), displayPath: resolved.virtualPath },
-      (stat) => {
-        const entry = this.entries.get(hostPath);
-        if (entry?.key !== keyOf(stat)) return undefined;
-        this.entries.delete(hostPath);
-        this.entries.set(hostPath, entry); // most recently used last
-        return entry.version;
-      },
+      { maxBytes, displayPath: resolved.virtualPath },
+      kept,
       (file, stat) => {
-        const version = versionOf(decodeText(file.data, resolved.virtualPath), file.bytes, file.sha256);
-        this.remember(hostPath, stat.ctimeNs < startNs - RACY_NS ? keyOf(stat) : undefined, version);
+        const text = decodeText(file.data, resolved.virtualPath);
+        const version = versionOf(text, file.bytes, file.sha256, file.data);
+        // The bytes serve this read only: kept, they would double the cache's memory.
+        const { modelBytes: _, ...kept } = version;
+        this.remember(hostPath, stat.ctimeNs < startNs - RACY_NS ? keyOf(stat) : undefined, kept);
         return version;
       },
     );
@@ -88,10 +107,13 @@ export class ReadVersionCache {
 const keyOf = (s: BigIntStats) => `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
 
 /** A version built from decoded text (also for staged content, which is never cached). */
-export function versionOf(text: string, bytes: number, sha256: string): ReadVersion {
+export function versionOf(text: string, bytes: number, sha256: string, data?: Buffer): ReadVersion {
   const modelText = toModelText(text);
   let starts: Uint32Array | undefined;
+  // As many bytes as characters: ASCII (any other character takes more bytes than code units).
+  const plainBytes = data !== undefined && data.length === text.length && modelText.length === text.length;
   return {
+    ...(plainBytes ? { modelBytes: data } : {}),
     text,
     bytes,
     sha256,

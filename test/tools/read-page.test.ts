@@ -80,3 +80,30 @@ describe('read_file paging', () => {
     );
   });
 });
+
+describe('read_file hashed paging through one toolset', () => {
+  it('gives every page the anchors of a whole read, the first read (from bytes) and later ones (cached) alike', async () => {
+    const cases = fc.sample(fc.tuple(fileArb, fc.integer({ min: 1, max: 5 })), { numRuns: 200, seed: 26 });
+    const dir = tempDir(Object.fromEntries(cases.map(([raw], i) => [`f${i}.txt`, raw])));
+    // Older than a coarse clock tick: the version cache keeps them, so later pages come from it.
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    const toolset = new FileSystemToolset(Sandbox.fromDirectory(dir));
+    for (const [i, [raw, limit]] of cases.entries()) {
+      for (let offset = 1; ; offset += limit) {
+        const outcome = await toolset.callTool('read_file', {
+          path: `/f${i}.txt`,
+          offset,
+          limit,
+          hashes: true,
+        });
+        const expected = referencePage(raw, offset, limit, 50_000, true);
+        if ('error' in expected) {
+          expect(outcome.ok ? 'ok' : outcome.error.code).toBe(expected.error);
+          break;
+        }
+        expect(outcome.ok && outcome.data).toMatchObject(expected);
+        if (expected.next_offset === null) break;
+      }
+    }
+  });
+});

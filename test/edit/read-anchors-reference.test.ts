@@ -1,0 +1,46 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { finish32, hash32 } from '../../src/edit/line-hash.js';
+import { readAnchors } from '../../src/edit/read-anchors.js';
+
+const mix = (a: number, b: number) =>
+  finish32(Math.imul(a ^ 0x9e3779b9, 0x01000193) ^ Math.imul(b, 0x5bd1e995));
+const EMPTY = hash32('');
+
+/** readAnchors as its doc states it, line by line with plain scans (quadratic: small inputs only). */
+function reference(hashes: number[]): number[] {
+  const prefixCount = (p: number) => hashes.filter((h) => h >>> 8 === p).length;
+  const twins = hashes.map((h, i) => (prefixCount(h >>> 8) > 1 ? i : -1)).filter((i) => i >= 0);
+  const context = new Map<number, number>();
+  for (const i of twins) {
+    const before = hashes.slice(0, i).findLast((h) => h !== EMPTY) ?? EMPTY;
+    const after = hashes.slice(i + 1).find((h) => h !== EMPTY) ?? EMPTY;
+    context.set(i, mix(mix(before, hashes[i]!), after));
+  }
+  const contexts = [...context.values()];
+  return hashes.map((h, i) => {
+    const c = context.get(i);
+    if (c === undefined) return h;
+    const unique = contexts.filter((x) => x >>> 8 === c >>> 8).length === 1 && prefixCount(c >>> 8) === 0;
+    return unique ? c : mix(h, i + 1);
+  });
+}
+
+describe('readAnchors against its statement', () => {
+  it('gives every line the anchor the plain line-by-line definition gives it', () => {
+    // Few distinct hashes and runs of blank lines (at the ends too): the nearest non-empty neighbours matter.
+    const line = fc.oneof(
+      { weight: 3, arbitrary: fc.constant(EMPTY) },
+      { weight: 4, arbitrary: fc.nat({ max: 12 }).map((k) => Math.imul(k + 1, 2654435761) >>> 0) },
+      { weight: 1, arbitrary: fc.nat().map((k) => Math.imul(k, 0x85ebca6b) >>> 0) },
+    );
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 120 }), fc.boolean(), (lines, direct) => {
+        const hashes = Uint32Array.from(lines);
+        const expected = reference(lines);
+        expect([...readAnchors(hashes, direct ? 0 : Number.POSITIVE_INFINITY)]).toEqual(expected);
+      }),
+      { numRuns: 600 },
+    );
+  });
+});
