@@ -21,12 +21,27 @@ export interface TextFile {
 const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /**
- * The text decoded last, held weakly and keyed by the SHA-256 of its bytes: a call
- * that loads a file for its approval and again to run reuses the first text while
- * it is still in memory, so a 40 MB file is not held decoded twice. The same bytes
- * always decode to the same text, so any reader may take it.
+ * The text decoded last, keyed by the SHA-256 of its bytes, kept for a short while:
+ * a call that loads a file for its approval and again to run (or a read followed by
+ * an edit) decodes it once, so a 40 MB file is not held decoded twice. The same
+ * bytes always decode to the same text, so any reader may take it.
  */
-let lastDecoded: WeakRef<{ sha256: string; text: string }> | undefined;
+let lastDecoded: { sha256: string; text: string } | undefined;
+let forgetTimer: NodeJS.Timeout | undefined;
+const KEEP_DECODED_MS = 30_000;
+
+/** decodeText for bytes whose SHA-256 is known, through the one-entry cache above. */
+export function decodeKnown(data: Buffer, sha256: string, displayPath: string): string {
+  if (lastDecoded?.sha256 === sha256) return lastDecoded.text;
+  const text = decodeText(data, displayPath);
+  lastDecoded = { sha256, text };
+  clearTimeout(forgetTimer);
+  forgetTimer = setTimeout(() => {
+    lastDecoded = undefined;
+  }, KEEP_DECODED_MS);
+  forgetTimer.unref();
+  return text;
+}
 
 /** A regular file's raw bytes, as read by readFileBytes. */
 export interface FileBytes {
@@ -53,9 +68,7 @@ export async function readTextFile(
   options: { maxBytes: number; displayPath: string },
 ): Promise<TextFile> {
   const file = await readFileBytes(hostPath, realRoot, options);
-  const known = lastDecoded?.deref();
-  const text = known?.sha256 === file.sha256 ? known.text : decodeText(file.data, options.displayPath);
-  lastDecoded = new WeakRef({ sha256: file.sha256, text });
+  const text = decodeKnown(file.data, file.sha256, options.displayPath);
   return {
     text,
     bytes: file.bytes,

@@ -1,6 +1,6 @@
 import type { BigIntStats } from 'node:fs';
 import fs from 'node:fs/promises';
-import { decodeText, readFileVersion } from '../fs/read-text.js';
+import { decodeKnown, readFileVersion } from '../fs/read-text.js';
 import type { ResolvedPath } from '../sandbox/sandbox.js';
 import { maxBytesFor } from './file-io.js';
 import { countLines, toModelText } from './text-stats.js';
@@ -75,7 +75,7 @@ export class ReadVersionCache {
       { maxBytes, displayPath: resolved.virtualPath },
       kept,
       (file, stat) => {
-        const text = decodeText(file.data, resolved.virtualPath);
+        const text = decodeKnown(file.data, file.sha256, resolved.virtualPath);
         const version = versionOf(text, file.bytes, file.sha256, file.data);
         // The bytes serve this read only: kept, they would double the cache's memory.
         const { modelBytes: _, ...kept } = version;
