@@ -1,0 +1,121 @@
+import type { StructuredPatch } from 'diff';
+import type { Placement } from './fix-unified-diff.js';
+import type { LineTable } from './line-table.js';
+import { countOf } from './text-format.js';
+
+/** Whether every line of `body` ends with `eol` (the last one may have no ending). */
+export function uniformEndings(body: string, eol: '\n' | '\r\n'): boolean {
+  const crlf = countOf(body, '\r\n');
+  return eol === '\n' ? crlf === 0 : crlf === countOf(body, '\n');
+}
+
+/** Below this size a block is converted with one replaceAll; above, by a byte loop (several times faster). */
+const SMALL = 1 << 16;
+
+/**
+ * Added lines `+a\n+b\n+c` (one block of the diff's text) as file text
+ * `a{eol}b{eol}c`: one native pass, no string per line.
+ */
+export function stripAdded(block: string, eol: string): string {
+  if (block.length < SMALL) return block.slice(1).replaceAll('\n+', eol);
+  const ascii = Buffer.byteLength(block, 'utf8') === block.length;
+  const from = ascii ? Buffer.from(block, 'latin1') : Buffer.from(block, 'utf16le');
+  const units = ascii ? from : new Uint16Array(from.buffer, from.byteOffset, from.length >> 1);
+  const cr = eol === '\r\n';
+  // Each newline drops the `+` after it; CRLF adds a CR before it: never longer than 2× the input.
+  const out = ascii ? Buffer.allocUnsafe(units.length * 2) : new Uint16Array(units.length * 2);
+  let j = 0;
+  for (let i = 1; i < units.length; i++) {
+    const c = units[i]!;
+    if (c === 10) {
+      if (cr) out[j++] = 13;
+      out[j++] = 10;
+      i++; // the next line's `+`
+    } else out[j++] = c;
+  }
+  if (ascii) return (out as Buffer).toString('latin1', 0, j);
+  return Buffer.from(out.buffer, 0, j * 2).toString('utf16le');
+}
+
+export interface ExactPlan {
+  /** What the window becomes. */
+  expected: string;
+  /** The corrected patch of the window, for `diff`'s applyPatch. */
+  patch: StructuredPatch;
+  /** The same patch as unified-diff text, in file line numbers. */
+  correctedDiff: () => string;
+}
+
+/**
+ * The corrected patch when every hunk matched exactly and the file has one line
+ * ending: context and `-` lines are the file's own lines (equal to the hunk's),
+ * `+` lines are the hunk's text with the file's ending. A run of added lines is one
+ * patch line holding the whole block (`diff` copies it verbatim, as it would each
+ * line); context and removed lines stay one per line, so the strict apply still
+ * checks every old line against the window.
+ */
+export function exactPatch(
+  table: LineTable,
+  placements: readonly Placement[],
+  from: number,
+  to: number,
+  eol: '\n' | '\r\n',
+): ExactPlan {
+  const text = table.text;
+  const cr = eol === '\r\n' ? '\r' : '';
+  const hunks: StructuredPatch['hunks'] = [];
+  const parts: string[] = [];
+  let copied = from;
+  let shift = 0;
+  for (const p of placements) {
+    parts.push(text.slice(table.offset(copied), table.offset(p.start)));
+    const d = p.hunk.diff;
+    const lines: string[] = [];
+    let oldLines = 0;
+    let newLines = 0;
+    for (let i = p.from; i < p.to; i++) {
+      const kind = d.kind(i);
+      if (kind !== '+') {
+        const line = d.line(i);
+        lines.push(kind + line + cr);
+        oldLines++;
+        if (kind === ' ') {
+          parts.push(line + eol);
+          newLines++;
+        }
+        continue;
+      }
+      // A run of added lines written one after another in the diff becomes one block.
+      let j = i + 1;
+      while (j < p.to && d.kind(j) === '+' && d.start(j) === d.end(j - 1) + 1) j++;
+      const block = stripAdded(d.text.slice(d.start(i), d.end(j - 1)), eol);
+      lines.push(`+${block}${cr}`);
+      parts.push(block + eol);
+      newLines += j - i;
+      i = j - 1;
+    }
+    const oldStart = p.start - from + 1;
+    hunks.push({ oldStart, oldLines, newStart: oldStart + shift, newLines, lines });
+    shift += newLines - oldLines;
+    copied = p.end;
+  }
+  parts.push(text.slice(table.offset(copied), table.offset(to)));
+  return {
+    expected: parts.join(''),
+    patch: { oldFileName: '/file', newFileName: '/file', oldHeader: '', newHeader: '', hunks },
+    correctedDiff: () => unifiedText(hunks, from),
+  };
+}
+
+/** A structured patch as unified-diff text (blocks back to one line each), hunk headers moved down `from` lines. */
+function unifiedText(hunks: StructuredPatch['hunks'], from: number): string {
+  let out = '--- a/file\n+++ b/file\n';
+  for (const h of hunks) {
+    // An empty side's start names the line before it (the GNU convention, as jsdiff writes it).
+    const os = from + h.oldStart - (h.oldLines === 0 ? 1 : 0);
+    const ns = from + h.newStart - (h.newLines === 0 ? 1 : 0);
+    out += `@@ -${os},${h.oldLines} +${ns},${h.newLines} @@\n`;
+    for (const line of h.lines) out += `${line[0] === '+' ? line.replaceAll('\n', '\n+') : line}\n`;
+  }
+  return out;
+}
