@@ -13,19 +13,21 @@ export function uniformEndings(body: string, eol: '\n' | '\r\n'): boolean {
 const SMALL = 1 << 16;
 
 /**
- * Added lines `+a\n+b\n+c` (one block of the diff's text) as file text
- * `a{eol}b{eol}c`: one native pass, no string per line.
+ * Added lines `+a\n+b\n+c` (one run of the diff's text) as ONE patch line for
+ * `diff`: `+a{eol}b{eol}c`, plus a CR when the file is CRLF (diff splits the file
+ * on LF, so its lines keep their CR). One native pass, no string per line.
  */
-export function stripAdded(block: string, eol: string): string {
-  if (block.length < SMALL) return block.slice(1).replaceAll('\n+', eol);
+export function addedBlock(block: string, eol: '\n' | '\r\n'): string {
+  const cr = eol === '\r\n';
+  if (block.length < SMALL) return block.replaceAll('\n+', eol) + (cr ? '\r' : '');
   const ascii = Buffer.byteLength(block, 'utf8') === block.length;
   const from = ascii ? Buffer.from(block, 'latin1') : Buffer.from(block, 'utf16le');
   const units = ascii ? from : new Uint16Array(from.buffer, from.byteOffset, from.length >> 1);
-  const cr = eol === '\r\n';
-  // Each newline drops the `+` after it; CRLF adds a CR before it: never longer than 2× the input.
-  const out = ascii ? Buffer.allocUnsafe(units.length * 2) : new Uint16Array(units.length * 2);
+  // Each newline drops the `+` after it, so LF output is written over the input as it is read;
+  // CRLF adds a CR before each newline and at the end: never longer than 2× the input.
+  const out = !cr ? units : ascii ? Buffer.allocUnsafe(units.length * 2) : new Uint16Array(units.length * 2);
   let j = 0;
-  for (let i = 1; i < units.length; i++) {
+  for (let i = 0; i < units.length; i++) {
     const c = units[i]!;
     if (c === 10) {
       if (cr) out[j++] = 13;
@@ -33,13 +35,14 @@ export function stripAdded(block: string, eol: string): string {
       i++; // the next line's `+`
     } else out[j++] = c;
   }
+  if (cr) out[j++] = 13;
   if (ascii) return (out as Buffer).toString('latin1', 0, j);
-  return Buffer.from(out.buffer, 0, j * 2).toString('utf16le');
+  return Buffer.from(out.buffer, out.byteOffset, j * 2).toString('utf16le');
 }
 
 export interface ExactPlan {
-  /** What the window becomes. */
-  expected: string;
+  /** Whether `applied` is what the window becomes (checked piece by piece, never built). */
+  matches: (applied: string) => boolean;
   /** The corrected patch of the window, for `diff`'s applyPatch. */
   patch: StructuredPatch;
   /** The same patch as unified-diff text, in file line numbers. */
@@ -80,7 +83,7 @@ export function exactPatch(
         lines.push(kind + line + cr);
         oldLines++;
         if (kind === ' ') {
-          parts.push(line + eol);
+          parts.push(line, eol);
           newLines++;
         }
         continue;
@@ -88,9 +91,9 @@ export function exactPatch(
       // A run of added lines written one after another in the diff becomes one block.
       let j = i + 1;
       while (j < p.to && d.kind(j) === '+' && d.start(j) === d.end(j - 1) + 1) j++;
-      const block = stripAdded(d.text.slice(d.start(i), d.end(j - 1)), eol);
-      lines.push(`+${block}${cr}`);
-      parts.push(block + eol);
+      const entry = addedBlock(d.text.slice(d.start(i), d.end(j - 1)), eol);
+      lines.push(entry);
+      parts.push(entry.slice(1, entry.length - cr.length), eol);
       newLines += j - i;
       i = j - 1;
     }
@@ -101,7 +104,14 @@ export function exactPatch(
   }
   parts.push(text.slice(table.offset(copied), table.offset(to)));
   return {
-    expected: parts.join(''),
+    matches: (applied) => {
+      let at = 0;
+      for (const part of parts) {
+        if (!applied.startsWith(part, at)) return false;
+        at += part.length;
+      }
+      return at === applied.length;
+    },
     patch: { oldFileName: '/file', newFileName: '/file', oldHeader: '', newHeader: '', hunks },
     correctedDiff: () => unifiedText(hunks, from),
   };

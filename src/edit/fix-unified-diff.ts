@@ -129,7 +129,7 @@ export function fixUnifiedDiff(
     placements.every((p) => p.level === 'exact') &&
     uniformEndings(body, eol) &&
     (body.endsWith('\n') || body === '' || placements.at(-1)!.end < table.count);
-  let plan: { expected: string; patch: Parameters<typeof applyPatch>[1]; correctedDiff: () => string };
+  let plan: { matches: (applied: string) => boolean; patch: Parameters<typeof applyPatch>[1]; correctedDiff: () => string };
   if (exact) plan = exactPatch(table, placements, from, to, eol);
   else {
     const window = table.split(from, to);
@@ -144,14 +144,14 @@ export function fixUnifiedDiff(
       timeBudgetMs: 2_000,
     });
     plan = {
-      expected,
+      matches: (applied) => applied === expected,
       patch: corrected.unifiedDiff,
       correctedDiff: () => shiftHunkHeaders(corrected.unifiedDiff, from),
     };
   }
   const applied =
     plan.patch === '' ? oldSlice : applyPatch(oldSlice, plan.patch, { autoConvertLineEndings: false });
-  if (applied === false || applied !== plan.expected) {
+  if (applied === false || !plan.matches(applied)) {
     return {
       ok: false,
       code: 'invalid_diff',

@@ -1,7 +1,7 @@
 import { applyPatch } from 'diff';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { stripAdded, uniformEndings } from '../../src/edit/exact-patch.js';
+import { addedBlock, uniformEndings } from '../../src/edit/exact-patch.js';
 import { fixUnifiedDiff } from '../../src/edit/fix-unified-diff.js';
 import { detectEol, splitLines, withoutBom } from '../../src/edit/text-format.js';
 
@@ -106,7 +106,7 @@ describe('patch_file fast path (exact hunks, one line ending)', () => {
           const lines = Array.from({ length: n }, (_, i) => `${words[i % words.length]}${i}`);
           const block = lines.map((l) => `+${l}`).join('\n');
           expect(block.length).toBeGreaterThanOrEqual(1 << 16);
-          expect(stripAdded(block, eol)).toBe(lines.join(eol));
+          expect(addedBlock(block, eol)).toBe(`+${lines.join(eol)}${eol === '\r\n' ? '\r' : ''}`);
         },
       ),
       { numRuns: 40 },
