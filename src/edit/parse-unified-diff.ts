@@ -10,7 +10,7 @@ export interface HunkLine {
  * arrays, no object or string per line), so a diff adding a million lines costs
  * no million allocations before anything is known to need them.
  */
-export class DiffLines {
+class DiffLines {
   /** Char code of each line's kind: ' ', '-', '+', or 0 for context that lost its leading space. */
   private kinds = new Uint8Array(64);
   /** Where each line starts in `text`, its kind character included. */
