@@ -1,12 +1,27 @@
 import type { StructuredPatch } from 'diff';
 import type { Placement } from './fix-unified-diff.js';
 import type { LineTable } from './line-table.js';
-import { countOf } from './text-format.js';
 
-/** Whether every line of `body` ends with `eol` (the last one may have no ending). */
-export function uniformEndings(body: string, eol: '\n' | '\r\n'): boolean {
-  const crlf = countOf(body, '\r\n');
-  return eol === '\n' ? crlf === 0 : crlf === countOf(body, '\n');
+/**
+ * Whether every line the hunks matched ends with `eol`: then each new line ends with
+ * it too (a kept line keeps its own ending, a new one takes the file's), whatever the
+ * rest of the file uses. An unterminated last line is left to the general path.
+ */
+export function endingsAllow(
+  table: LineTable,
+  placements: readonly Placement[],
+  eol: '\n' | '\r\n',
+): boolean {
+  const { text } = table;
+  const crlf = eol === '\r\n';
+  for (const p of placements) {
+    if (p.end === table.count && table.count > 0 && !text.endsWith('\n')) return false;
+    for (let i = p.start; i < p.end; i++) {
+      const nl = table.offset(i + 1) - 1;
+      if ((nl > table.offset(i) && text.charCodeAt(nl - 1) === 13) !== crlf) return false;
+    }
+  }
+  return true;
 }
 
 /** Below this size a block is converted with one replaceAll; above, by a byte loop (several times faster). */
@@ -50,8 +65,8 @@ export interface ExactPlan {
 }
 
 /**
- * The corrected patch when every hunk matched exactly and the file has one line
- * ending: context and `-` lines are the file's own lines (equal to the hunk's),
+ * The corrected patch when every hunk matched exactly, in lines with the file's
+ * line ending (see endingsAllow): context and `-` lines are the file's own lines (equal to the hunk's),
  * `+` lines are the hunk's text with the file's ending. A run of added lines is one
  * patch line holding the whole block (`diff` copies it verbatim, as it would each
  * line); context and removed lines stay one per line, so the strict apply still

@@ -2,7 +2,7 @@ import { applyPatch } from 'diff';
 import { rebuildReplacement, rebuiltTerminators, styleNear } from './align-replacement.js';
 import { boundedUnifiedDiff, shiftHunkHeaders } from './bounded-diff.js';
 import { closestRegion } from './closest-region.js';
-import { exactPatch, uniformEndings } from './exact-patch.js';
+import { endingsAllow, exactPatch } from './exact-patch.js';
 import { LineTable } from './line-table.js';
 import { type BlockLocation, locateBlock, locateExact } from './match-cascade.js';
 import { MATCH_LEVELS, type MatchLevel } from './normalize-line.js';
@@ -122,14 +122,15 @@ export function fixUnifiedDiff(
   const to = Math.min(table.count, placements.at(-1)!.end + margin);
   const oldSlice = body.slice(table.offset(from), table.offset(to));
   const eol = detectEol(body);
-  // Every hunk matched exactly in a file with one line ending: its new side is its own text
+  // Every hunk matched exactly, in lines ending like the file: its new side is its own text
   // (nothing to align), so the corrected patch is built from the hunks without any diff.
   const exact =
-    fastPath &&
-    placements.every((p) => p.level === 'exact') &&
-    uniformEndings(body, eol) &&
-    (body.endsWith('\n') || body === '' || placements.at(-1)!.end < table.count);
-  let plan: { matches: (applied: string) => boolean; patch: Parameters<typeof applyPatch>[1]; correctedDiff: () => string };
+    fastPath && placements.every((p) => p.level === 'exact') && endingsAllow(table, placements, eol);
+  let plan: {
+    matches: (applied: string) => boolean;
+    patch: Parameters<typeof applyPatch>[1];
+    correctedDiff: () => string;
+  };
   if (exact) plan = exactPatch(table, placements, from, to, eol);
   else {
     const window = table.split(from, to);
