@@ -1,5 +1,6 @@
 import type { StructuredPatch } from 'diff';
 import type { Placement } from './fix-unified-diff.js';
+import { hash32, trimmedEnd } from './line-hash.js';
 import type { LineTable } from './line-table.js';
 
 /**
@@ -21,6 +22,28 @@ export function endingsAllow(
       if ((nl > table.offset(i) && text.charCodeAt(nl - 1) === 13) !== crlf) return false;
     }
   }
+  return true;
+}
+
+/**
+ * Whether the general path would write a placed hunk's added lines exactly as the
+ * hunk has them. At the exact level always (a line kept from the file has the same
+ * text). With trailing whitespace ignored, only if no added line could stand for an
+ * old line (a kept or moved line takes the FILE's text): checked by hashes of the
+ * lines without trailing whitespace, in place (a collision only means "no").
+ * Other levels re-indent or re-quote: never.
+ */
+export function addedAsWritten(p: Placement): boolean {
+  if (p.level === 'exact') return true;
+  if (p.level !== 'trailing_whitespace') return false;
+  const d = p.hunk.diff;
+  const key = (i: number) => {
+    const from = d.start(i) + (d.prefixed(i) ? 1 : 0);
+    return hash32(d.text, from, trimmedEnd(d.text, from, d.end(i)));
+  };
+  const old = new Set<number>();
+  for (let i = p.from; i < p.to; i++) if (d.kind(i) !== '+') old.add(key(i));
+  for (let i = p.from; i < p.to; i++) if (d.kind(i) === '+' && old.has(key(i))) return false;
   return true;
 }
 
@@ -65,9 +88,10 @@ export interface ExactPlan {
 }
 
 /**
- * The corrected patch when every hunk matched exactly, in lines with the file's
- * line ending (see endingsAllow): context and `-` lines are the file's own lines (equal to the hunk's),
- * `+` lines are the hunk's text with the file's ending. A run of added lines is one
+ * The corrected patch when every hunk's added lines are its own text (see
+ * addedAsWritten), in lines with the file's line ending (see endingsAllow):
+ * context and `-` lines are the file's own lines, `+` lines the hunk's text with
+ * the file's ending. A run of added lines is one
  * patch line holding the whole block (`diff` copies it verbatim, as it would each
  * line); context and removed lines stay one per line, so the strict apply still
  * checks every old line against the window.
@@ -94,7 +118,8 @@ export function exactPatch(
     for (let i = p.from; i < p.to; i++) {
       const kind = d.kind(i);
       if (kind !== '+') {
-        const line = d.line(i);
+        // The file's line: the hunk's copy may differ in trailing whitespace.
+        const line = table.line(p.start + oldLines);
         lines.push(kind + line + cr);
         oldLines++;
         if (kind === ' ') {

@@ -2,7 +2,7 @@ import { applyPatch } from 'diff';
 import { rebuildReplacement, rebuiltTerminators, styleNear } from './align-replacement.js';
 import { boundedUnifiedDiff, shiftHunkHeaders } from './bounded-diff.js';
 import { closestRegion } from './closest-region.js';
-import { endingsAllow, exactPatch } from './exact-patch.js';
+import { addedAsWritten, endingsAllow, exactPatch } from './exact-patch.js';
 import { LineTable } from './line-table.js';
 import { type BlockLocation, locateBlock, locateExact } from './match-cascade.js';
 import { MATCH_LEVELS, type MatchLevel } from './normalize-line.js';
@@ -122,10 +122,9 @@ export function fixUnifiedDiff(
   const to = Math.min(table.count, placements.at(-1)!.end + margin);
   const oldSlice = body.slice(table.offset(from), table.offset(to));
   const eol = detectEol(body);
-  // Every hunk matched exactly, in lines ending like the file: its new side is its own text
-  // (nothing to align), so the corrected patch is built from the hunks without any diff.
-  const exact =
-    fastPath && placements.every((p) => p.level === 'exact') && endingsAllow(table, placements, eol);
+  // Every hunk's added lines are its own text, in lines ending like the file: nothing to
+  // align, so the corrected patch is built from the hunks and the file without any diff.
+  const exact = fastPath && placements.every(addedAsWritten) && endingsAllow(table, placements, eol);
   let plan: {
     matches: (applied: string) => boolean;
     patch: Parameters<typeof applyPatch>[1];
