@@ -120,9 +120,15 @@ export function parseLooseDiff(diff: string): LooseHunk[] {
     if (e === -1) e = text.length;
     const next = e + 1;
     const c = text.charCodeAt(s);
-    // An added line inside a hunk (the bulk of a big diff) is recorded without slicing it.
-    if (c === 43 && current) {
-      push(43, s, e);
+    // A hunk line (the bulk of a big diff) is recorded without slicing it: no header starts
+    // with `+` or a space, and a `-` line is one unless it is `--- ` followed by `+++ `.
+    if (
+      current &&
+      (c === 43 ||
+        c === 32 ||
+        (c === 45 && !(text.startsWith('--- ', s) && next < text.length && text.startsWith('+++ ', next))))
+    ) {
+      push(c, s, e);
       s = next;
       continue;
     }
