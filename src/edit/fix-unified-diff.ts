@@ -2,10 +2,11 @@ import { applyPatch } from 'diff';
 import { rebuildReplacement, rebuiltTerminators, styleNear } from './align-replacement.js';
 import { boundedUnifiedDiff, shiftHunkHeaders } from './bounded-diff.js';
 import { closestRegion } from './closest-region.js';
+import { addedAsWritten, endingsAllow, exactPatch } from './exact-patch.js';
 import { LineTable } from './line-table.js';
 import { type BlockLocation, locateBlock, locateExact } from './match-cascade.js';
 import { MATCH_LEVELS, type MatchLevel } from './normalize-line.js';
-import { type HunkLine, type LooseHunk, parseLooseDiff } from './parse-unified-diff.js';
+import { hunkLines, type LooseHunk, oldSide, parseLooseDiff } from './parse-unified-diff.js';
 import { replaceRange } from './replace-range.js';
 import { detectEol, joinLines, type SplitLines, withoutBom } from './text-format.js';
 
@@ -29,17 +30,21 @@ export type FixDiffResult =
       details?: { hunk?: number; reason: string; candidates?: Array<{ line: number; text: string }> };
     };
 
-/** Keeps only the context lines adjacent to the changes (for a second attempt at locating a hunk). */
-function trimContext(lines: HunkLine[]): HunkLine[] {
-  const first = lines.findIndex((l) => l.kind !== ' ');
-  let last = lines.length - 1;
-  while (last >= 0 && lines[last]!.kind === ' ') last--;
-  return lines.slice(Math.max(0, first - 1), Math.min(lines.length, last + 2));
+/** The hunk's lines around its changes with one context line each side (a second attempt at locating it). */
+function trimContext(hunk: LooseHunk): { from: number; to: number } {
+  let first = hunk.first;
+  while (first < hunk.last && hunk.diff.kind(first) === ' ') first++;
+  let last = hunk.last - 1;
+  while (last >= hunk.first && hunk.diff.kind(last) === ' ') last--;
+  return { from: Math.max(hunk.first, first - 1), to: Math.min(hunk.last, last + 2) };
 }
 
-interface Placement {
+export interface Placement {
   hunk: LooseHunk;
-  lines: HunkLine[];
+  /** The hunk lines [from, to) that were placed (all of them, or the trimmed ones). */
+  from: number;
+  to: number;
+  /** 0-based file lines [start, end) the placed lines' old side matched. */
   start: number;
   end: number;
   level: MatchLevel;
@@ -91,6 +96,8 @@ export function fixUnifiedDiff(
   diff: string,
   /** Lines kept around the hunks (tests pass Infinity to compare with patching the whole file). */
   margin = MARGIN,
+  /** False forces the general path (tests compare the two). */
+  fastPath = true,
 ): FixDiffResult {
   const hunks = parseLooseDiff(diff);
   if (hunks.length === 0) {
@@ -113,24 +120,38 @@ export function fixUnifiedDiff(
   }
   const from = Math.max(0, placements[0]!.start - margin);
   const to = Math.min(table.count, placements.at(-1)!.end + margin);
-  const window = table.split(from, to);
-  const eol = detectEol(body);
-  for (const p of [...placements].reverse()) {
-    const refused = applyPlacement(window, p, from, eol, table);
-    if (refused) return fail(p.hunk.index, 'unclear_change', `${refused.message}`);
-  }
   const oldSlice = body.slice(table.offset(from), table.offset(to));
-  const expected = joinLines(window);
-  const corrected = boundedUnifiedDiff(oldSlice, expected, {
-    oldPath: '/file',
-    newPath: '/file',
-    timeBudgetMs: 2_000,
-  });
+  const eol = detectEol(body);
+  // Every hunk's added lines are its own text, in lines ending like the file: nothing to
+  // align, so the corrected patch is built from the hunks and the file without any diff.
+  const exact = fastPath && placements.every(addedAsWritten) && endingsAllow(table, placements, eol);
+  let plan: {
+    matches: (applied: string) => boolean;
+    patch: Parameters<typeof applyPatch>[1];
+    correctedDiff: () => string;
+  };
+  if (exact) plan = exactPatch(table, placements, from, to, eol);
+  else {
+    const window = table.split(from, to);
+    for (const p of [...placements].reverse()) {
+      const refused = applyPlacement(window, p, from, eol, table);
+      if (refused) return fail(p.hunk.index, 'unclear_change', `${refused.message}`);
+    }
+    const expected = joinLines(window);
+    const corrected = boundedUnifiedDiff(oldSlice, expected, {
+      oldPath: '/file',
+      newPath: '/file',
+      timeBudgetMs: 2_000,
+    });
+    plan = {
+      matches: (applied) => applied === expected,
+      patch: corrected.unifiedDiff,
+      correctedDiff: () => shiftHunkHeaders(corrected.unifiedDiff, from),
+    };
+  }
   const applied =
-    corrected.unifiedDiff === ''
-      ? oldSlice
-      : applyPatch(oldSlice, corrected.unifiedDiff, { autoConvertLineEndings: false });
-  if (applied === false || applied !== expected) {
+    plan.patch === '' ? oldSlice : applyPatch(oldSlice, plan.patch, { autoConvertLineEndings: false });
+  if (applied === false || !plan.matches(applied)) {
     return {
       ok: false,
       code: 'invalid_diff',
@@ -143,7 +164,10 @@ export function fixUnifiedDiff(
   return {
     ok: true,
     newText: restore(body.slice(0, table.offset(from)) + applied + body.slice(table.offset(to))),
-    correctedDiff: shiftHunkHeaders(corrected.unifiedDiff, from),
+    // Built only when read (tests check it applies): a big patch's text is never needed otherwise.
+    get correctedDiff() {
+      return plan.correctedDiff();
+    },
     relocated: placements.some(
       (p) => p.start !== p.end && p.hunk.oldStart !== undefined && p.hunk.oldStart !== p.start + 1,
     ),
@@ -174,18 +198,18 @@ function applyPlacement(
   const end = p.end - offset;
   const matched = window.lines.slice(start, end);
   const terms = window.terminators.slice(start, end);
-  const oldSide: string[] = [];
-  const newSide: string[] = [];
+  const olds: string[] = [];
+  const news: string[] = [];
   const context: Array<[number, number]> = [];
-  for (const line of p.lines) {
-    if (line.kind === ' ') context.push([oldSide.length, newSide.length]);
-    if (line.kind !== '+') oldSide.push(line.text);
-    if (line.kind !== '-') newSide.push(line.text);
+  for (const line of hunkLines(p.hunk, p.from, p.to)) {
+    if (line.kind === ' ') context.push([olds.length, news.length]);
+    if (line.kind !== '+') olds.push(line.text);
+    if (line.kind !== '-') news.push(line.text);
   }
   const rebuilt = rebuildReplacement(
-    oldSide,
+    olds,
     matched,
-    newSide,
+    news,
     p.level,
     context,
     styleNear(table.text, table.offset(p.start), table.offset(p.end)),
@@ -207,24 +231,17 @@ function applyPlacement(
 }
 
 function placeHunk(file: FileLines, hunk: LooseHunk, cursor: number): Placement | { error: FixDiffResult } {
-  const attempts: Array<{ lines: HunkLine[]; trimmed: boolean }> = [{ lines: hunk.lines, trimmed: false }];
-  const trimmed = trimContext(hunk.lines);
-  if (trimmed.length < hunk.lines.length) attempts.push({ lines: trimmed, trimmed: true });
+  const attempts = [{ from: hunk.first, to: hunk.last, trimmed: false }];
+  const trimmed = trimContext(hunk);
+  if (trimmed.to - trimmed.from < hunk.last - hunk.first) attempts.push({ ...trimmed, trimmed: true });
   for (const attempt of attempts) {
-    const oldSide = attempt.lines.filter((l) => l.kind !== '+').map((l) => l.text);
-    if (oldSide.length === 0) {
+    const needle = oldSide(hunk, attempt.from, attempt.to);
+    const lines = { from: attempt.from, to: attempt.to };
+    if (needle.length === 0) {
       // Pure insertion without context: only possible in an empty file or at a stated line.
-      if (file.count === 0)
-        return { hunk, lines: attempt.lines, start: 0, end: 0, level: 'exact', trimmed: false };
+      if (file.count === 0) return { hunk, ...lines, start: 0, end: 0, level: 'exact', trimmed: false };
       if (hunk.oldStart !== undefined && hunk.oldStart <= file.count && hunk.oldStart >= cursor) {
-        return {
-          hunk,
-          lines: attempt.lines,
-          start: hunk.oldStart,
-          end: hunk.oldStart,
-          level: 'exact',
-          trimmed: false,
-        };
+        return { hunk, ...lines, start: hunk.oldStart, end: hunk.oldStart, level: 'exact', trimmed: false };
       }
       return {
         error: fail(
@@ -234,32 +251,25 @@ function placeHunk(file: FileLines, hunk: LooseHunk, cursor: number): Placement 
         ),
       };
     }
-    const found = locate(file, oldSide, cursor);
+    const found = locate(file, needle, cursor);
     if (!found) continue;
     if (found.matches.length > 1) {
-      const lines = found.matches.map((m) => m.start + 1);
+      const at = found.matches.map((m) => m.start + 1);
       return {
         error: fail(
           hunk.index,
           'ambiguous',
-          `Hunk ${hunk.index} matches ${found.matches.length} places (lines ${lines.slice(0, 10).join(', ')}); it was not applied. Add more context lines so it matches exactly one place.`,
+          `Hunk ${hunk.index} matches ${found.matches.length} places (lines ${at.slice(0, 10).join(', ')}); it was not applied. Add more context lines so it matches exactly one place.`,
           found.matches.slice(0, 5).map((m) => ({ line: m.start + 1, text: file.table.line(m.start) })),
         ),
       };
     }
     const m = found.matches[0]!;
-    return {
-      hunk,
-      lines: attempt.lines,
-      start: m.start,
-      end: m.end,
-      level: found.level,
-      trimmed: attempt.trimmed,
-    };
+    return { hunk, ...lines, start: m.start, end: m.end, level: found.level, trimmed: attempt.trimmed };
   }
-  const oldSide = hunk.lines.filter((l) => l.kind !== '+').map((l) => l.text);
-  const behind = cursor > 0 && locate(file, oldSide) !== undefined;
-  const near = closestRegion(file.table, oldSide);
+  const needle = oldSide(hunk);
+  const behind = cursor > 0 && locate(file, needle) !== undefined;
+  const near = closestRegion(file.table, needle);
   const candidates = near ? [{ line: near.startLine, text: near.snippet }] : [];
   const why = behind
     ? `Hunk ${hunk.index} only matches before the previous hunk; hunks must be in file order and must not overlap.`

@@ -29,8 +29,23 @@ export interface PatchFileOutput {
   latest_file_state: LatestFileState;
 }
 
+type FixedPatch = Extract<ReturnType<typeof fixUnifiedDiff>, { ok: true }>;
+
+/**
+ * The patch computed for the last approval, for the execute that usually follows it:
+ * the result is a function of the file's content (its sha256) and the diff, so it is
+ * reused when both are the same. Held weakly: a denied call keeps nothing alive, and
+ * a collected one is simply computed again.
+ */
+let lastApproved: WeakRef<{ sha256: string | undefined; diff: string; fixed: FixedPatch }> | undefined;
+
 /** Fixes and applies the diff in memory; an unusable diff becomes `invalid_diff` carrying the unchanged state. */
 function computePatch(ctx: ToolContext, virtualPath: string, file: LoadedFile | undefined, diff: string) {
+  const last = lastApproved?.deref();
+  if (last && last.sha256 === file?.sha256 && last.diff === diff) {
+    lastApproved = undefined;
+    return last.fixed;
+  }
   const result = fixUnifiedDiff(file?.text ?? '', diff);
   if (!result.ok) {
     throw toolError('invalid_diff', `${virtualPath}: ${result.message}`, {
@@ -55,6 +70,7 @@ export const patchFile: SandboxTool<PatchFileInput, PatchFileOutput> = {
   needsApproval(input, ctx) {
     return writerApproval(ctx, input.path, input.base_sha256, (resolved, current) => {
       const fixed = computePatch(ctx, resolved.virtualPath, current, input.unified_diff);
+      lastApproved = new WeakRef({ sha256: current?.sha256, diff: input.unified_diff, fixed });
       checkWriteSize(ctx, resolved, Buffer.byteLength(fixed.newText, 'utf8'));
       const diff = boundedUnifiedDiff(current?.text ?? '', fixed.newText, {
         oldPath: resolved.virtualPath,
