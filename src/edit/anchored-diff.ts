@@ -35,8 +35,8 @@ function asciiBytes(text: string, from: number, to: number): Buffer | undefined 
 }
 
 /**
- * Exact integer ids for lines [skipHead, count - skipTail) of both texts (equal
- * lines, terminators included, share an id). Lines are hashed in place (from
+ * Exact integer ids for lines [ranges[0], ranges[1]) of `a` and [ranges[2],
+ * ranges[3]) of `b` (equal lines, terminators included, share an id). Lines are hashed in place (from
  * their bytes when the text is ASCII: a much faster loop) into an open-addressing
  * table of typed arrays, and a hash hit is confirmed by comparing the two lines
  * (natively for bytes), so no line becomes a string and no Map holds a million keys.
@@ -123,14 +123,16 @@ function lineIds(
 }
 
 /**
- * A line diff that stays exact at scale (patience style): lines that occur once
- * on each side are matched as anchors (their longest increasing run), and only
- * the regions between anchors are diffed, recursively, with Myers (jsdiff's
- * diffArrays) once a region is small or has no anchor. Lines are compared as
- * integer ids. A region whose Myers diff runs past the deadline is shown as one
- * replacement and the result is marked `coarse`; the rest stays exact. Regions
- * that share almost no line are shown as one replacement too (that is what
- * they are), without the search.
+ * A line diff that stays exact at scale. Equal lines at both ends are trimmed in
+ * place; the diagonal walk (see diagonal-walk.ts) then finds the changed regions
+ * of two similar texts in one native pass, and only those are diffed. Each region
+ * is diffed patience style: lines that occur once on each side are matched as
+ * anchors (their longest increasing run), and only the stretches between anchors
+ * are diffed, recursively, with Myers (jsdiff's diffArrays) once a stretch is
+ * small or has no anchor. Lines are compared as integer ids. A stretch whose
+ * Myers diff runs past the deadline is shown as one replacement and the result is
+ * marked `coarse`; the rest stays exact. Stretches that share almost no line are
+ * shown as one replacement too (that is what they are), without the search.
  */
 export function anchoredDiff(a: LinesWithEnds, b: LinesWithEnds, timeBudgetMs: number): AnchoredDiff {
   const runs: Run[] = [];
