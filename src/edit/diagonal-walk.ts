@@ -1,8 +1,15 @@
 import type { LinesWithEnds } from './anchored-diff.js';
 import { commonLength } from './common-length.js';
 
-/** Lines that must be equal in a row for the walk to pick both sides up again after a change. */
+/**
+ * Both sides count as together again after a change when this many lines in a row are
+ * equal and they hold at least SYNC_CHARS characters: in a file of `}` and blank
+ * lines three equal lines happen anywhere by chance, 64 characters in a row do not.
+ */
 const SYNC = 3;
+const SYNC_CHARS = 64;
+/** Lines a sync check looks at, at most (a run of empty lines is one character each). */
+const SYNC_MAX_LINES = 256;
 /** A change this long (old + new lines) or shorter is found by trying every split of it. */
 const NEAR = 64;
 /** An insertion or a deletion up to this long is found by scanning the other side. */
@@ -76,27 +83,46 @@ export class DiagonalWalk {
     return sameLine(this.a, this.b, i, j);
   }
 
-  /** Whether both sides agree again from a[i], b[j]: SYNC equal lines, or equal lines up to both ends. */
-  private synced(i: number, j: number): boolean {
-    for (let k = 0; k < SYNC; k++) {
+  /**
+   * Whether both sides agree again from a[i], b[j]: SYNC equal lines (holding
+   * SYNC_CHARS characters when `strict`), or equal lines up to both ends.
+   */
+  private synced(i: number, j: number, strict: boolean): boolean {
+    const A = this.a.starts;
+    for (let k = 0; k < SYNC_MAX_LINES; k++) {
+      if (k >= SYNC && (!strict || A[i + k]! - A[i]! >= SYNC_CHARS)) return true;
       if (i + k === this.a1 || j + k === this.b1) return i + k === this.a1 && j + k === this.b1;
       if (!this.equal(i + k, j + k)) return false;
     }
-    return true;
+    return false;
   }
 
-  /** The nearest point after a change at a[i0], b[j0] where both sides agree again. */
+  /**
+   * The nearest point after a change at a[i0], b[j0] where both sides agree again.
+   * Changes crowded closer than a strict sync can fit (a file of `}` lines edited
+   * every few lines) are taken up again at the nearest SYNC equal lines: the diff
+   * stays exact, at worst a little longer there than the shortest.
+   */
   private resync(i0: number, j0: number): [number, number] | undefined {
-    for (let d = 1; d <= NEAR; d++) {
+    return this.nearest(i0, j0, NEAR, true) ?? this.far(i0, j0) ?? this.nearest(i0, j0, NEAR, false);
+  }
+
+  private nearest(i0: number, j0: number, reach: number, strict: boolean): [number, number] | undefined {
+    for (let d = 1; d <= reach; d++) {
       for (let x = 0; x <= d; x++) {
         const i = i0 + x;
         const j = j0 + d - x;
-        if (i <= this.a1 && j <= this.b1 && this.synced(i, j)) return [i, j];
+        if (i <= this.a1 && j <= this.b1 && this.synced(i, j, strict)) return [i, j];
       }
     }
+    return undefined;
+  }
+
+  /** The end of a long insertion or deletion starting at a[i0], b[j0]. */
+  private far(i0: number, j0: number): [number, number] | undefined {
     for (let k = NEAR + 1; k <= FAR; k++) {
-      if (j0 + k <= this.b1 && this.synced(i0, j0 + k)) return [i0, j0 + k];
-      if (i0 + k <= this.a1 && this.synced(i0 + k, j0)) return [i0 + k, j0];
+      if (j0 + k <= this.b1 && this.synced(i0, j0 + k, true)) return [i0, j0 + k];
+      if (i0 + k <= this.a1 && this.synced(i0 + k, j0, true)) return [i0 + k, j0];
       if (j0 + k > this.b1 && i0 + k > this.a1) break;
     }
     return undefined;
