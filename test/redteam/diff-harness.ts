@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { applyPatch } from 'diff';
+import { applyPatch, parsePatch } from 'diff';
 import { ApprovalToolset, FileSystemToolset, Sandbox } from '../../src/index.js';
 import type { ApprovalPayload } from '../../src/index.js';
 import os from 'node:os';
@@ -63,5 +63,42 @@ export function checkDiff(r: Run): string[] {
   }
   if (add !== p.added || rem !== p.removed) errs.push(`counts added ${p.added}/${add} removed ${p.removed}/${rem}`);
   if (p.diffLines !== lines.length && p.diffLines !== p.unifiedDiff.split('\n').length) errs.push(`diffLines ${p.diffLines} vs ${lines.length}`);
+  errs.push(...strictHunks(r.before, p.unifiedDiff));
+  return errs;
+}
+
+/** Lines of a text as the diff package sees them (split after each \n). */
+function splitKeep(t: string): string[] {
+  const out = t.split('\n');
+  return out;
+}
+
+/** Each hunk's header names exactly the lines it covers (no offset search, no fuzz). */
+export function strictHunks(before: string, unified: string): string[] {
+  const errs: string[] = [];
+  const [pp] = parsePatch(unified);
+  if (!pp) return ['unparseable'];
+  const old = splitKeep(before);
+  let delta = 0;
+  let prevEnd = 0;
+  for (const h of pp.hunks) {
+    const ctxOld = h.lines.filter((l) => l[0] === ' ' || l[0] === '-').map((l) => l.slice(1));
+    const nNew = h.lines.filter((l) => l[0] === ' ' || l[0] === '+').length;
+    if (ctxOld.length !== h.oldLines) errs.push(`hunk old count ${h.oldLines} vs ${ctxOld.length}`);
+    if (nNew !== h.newLines) errs.push(`hunk new count ${h.newLines} vs ${nNew}`);
+    const start = h.oldLines === 0 ? h.oldStart : h.oldStart - 1;
+    if (start < prevEnd) errs.push('overlapping hunks');
+    for (let k = 0; k < ctxOld.length; k++) {
+      if (old[start + k] !== ctxOld[k]) {
+        errs.push(`hunk @@ -${h.oldStart} line ${start + k + 1}: file has ${JSON.stringify(old[start + k])?.slice(0, 80)}, hunk says ${JSON.stringify(ctxOld[k]).slice(0, 80)}`);
+        break;
+      }
+    }
+    const expNewStart = (h.oldLines === 0 ? h.oldStart : h.oldStart) + delta;
+    const gotNewStart = h.newLines === 0 ? h.newStart : h.newStart;
+    if (h.oldLines !== 0 && h.newLines !== 0 && gotNewStart !== expNewStart) errs.push(`newStart ${gotNewStart} expected ${expNewStart}`);
+    delta += h.newLines - h.oldLines;
+    prevEnd = start + ctxOld.length;
+  }
   return errs;
 }
