@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { applyPatch, structuredPatch } from 'diff';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { checkDiff, cleanup, runGated } from './diff-harness.js';
+import { checkDiff, cleanup, runGated, strictHunks } from './diff-harness.js';
 
 afterEach(cleanup);
 
@@ -54,6 +54,9 @@ describe('edit_file / patch_file: payload diff == write (fuzzy levels, CRLF, BOM
         const r = await runGated(text, 'edit_file', { old_string: win.join('\n'), new_string: nu.join('\n') });
         expect(checkDiff(r)).toEqual([]);
         if (r.outcome.ok) {
+          // the result's diff describes the change made
+          expect(applyPatch(r.before, r.outcome.data.diff, { autoConvertLineEndings: false } as any)).toBe(r.after);
+          expect(strictHunks(r.before, r.outcome.data.diff)).toEqual([]);
           // lines before the match are untouched
           const ml = (r.payload as any).matchLine as number;
           const pre = raw.slice(0, ml - 1).join('\n');
