@@ -12,13 +12,15 @@ const alphabets = [
   ['}', 'é}', '😀', ''],
   ['a'.repeat(5000), `${'a'.repeat(4096)}b${'a'.repeat(903)}`, 'a'],
   ['x', 'x', 'x', 'y'],
+  ['a\rb', '\r', '', '}\r', '\u2028'],
+  ['😀', '😁', '\uFEFF', '\u0000'.slice(1)],
 ];
 
 const arb = fc.record({
   alpha: fc.nat(alphabets.length - 1),
   n: fc.integer({ min: 1, max: 20000 }),
   seedLines: fc.array(fc.nat(), { minLength: 1, maxLength: 64 }),
-  eol: fc.constantFrom('\n', '\r\n'),
+  eol: fc.constantFrom('\n', '\r\n', '\r\n', '\n\r'),
   ops: fc.array(fc.tuple(fc.double({ min: 0, max: 1, noNaN: true }), fc.constantFrom('ins', 'del', 'rep', 'eol'), fc.nat(3)), {
     minLength: 1,
     maxLength: 8,
@@ -63,7 +65,7 @@ describe('big low-entropy files: payload diff applies, counts right, and is smal
         }
         cleanup();
       }),
-      { numRuns: 40 },
+      { numRuns: 80 },
     );
   }, 300_000);
 });
