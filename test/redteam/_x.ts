@@ -1,0 +1,12 @@
+import fs from 'node:fs'; import os from 'node:os'; import path from 'node:path';
+import { ApprovalToolset, FileSystemToolset, Sandbox } from '../../src/index.ts';
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rt-diff-'));
+fs.writeFileSync(path.join(dir,'f.txt'), 'L0\n\n\n\nL4\n');
+const g = new ApprovalToolset(new FileSystemToolset(Sandbox.fromDirectory(dir, { mode: 'rw' }), {limits:{readMaxLines:100000}}), { approve: () => ({ approved: true }) });
+const rd:any = await g.callTool('read_file', { path: '/f.txt', hashes: true });
+const an = rd.data.content.split('\n').map((l:string)=>l.split('|')[0]);
+const content = Array.from({ length: 450 }, (_, k) => (k % 3 ? '' : `N${k}`)).join('\n');
+const o:any = await g.callTool('edit_lines', { path: '/f.txt', operations: [{ op: 'replace_range', start_hash: an[0], end_hash: an[1], content }], sanity: 'off' });
+const d = o.data.diff.split('\n'); console.log(d.slice(0,6), d.filter((l:string)=>l.includes('…')), d.slice(-8), o.data.lines_after, o.data.net_line_change);
+const rd2:any = await g.callTool('read_file', { path: '/f.txt', hashes: true }); console.log(rd2.data.total_lines);
+fs.rmSync(dir,{recursive:true});
