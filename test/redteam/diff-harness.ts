@@ -74,6 +74,9 @@ export function checkDiff(r: Run): string[] {
     errs.push(`counts added ${p.added}/${add} removed ${p.removed}/${rem}`);
   if (p.diffLines !== lines.length && p.diffLines !== p.unifiedDiff.split('\n').length)
     errs.push(`diffLines ${p.diffLines} vs ${lines.length}`);
+  const dm = /\(\+(\d+) −(\d+)\)/.exec(p.description ?? '');
+  if (dm && (Number(dm[1]) !== p.added || Number(dm[2]) !== p.removed))
+    errs.push(`description ${p.description} vs +${p.added} −${p.removed}`);
   errs.push(...strictHunks(r.before, p.unifiedDiff));
   return errs;
 }
