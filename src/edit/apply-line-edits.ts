@@ -1,7 +1,8 @@
 import type { ErrorCode } from '../contract/errors.js';
-import type { LineEditOp } from './line-edit-ops.js';
+import { type LineEditOp, parseAnchor } from './line-edit-ops.js';
 import { lineHash } from './line-hash.js';
 import { LineTable } from './line-table.js';
+import { mapLine } from './map-line.js';
 import { replaceRange } from './replace-range.js';
 import {
   AnchorError,
@@ -139,6 +140,59 @@ function resolveOp(
 const MARGIN = 3;
 
 /**
+ * Refuses an operation that uses an anchor exactly as the earlier read showed it
+ * (same hash, same line number) and not as the last edit_lines result gave it, when
+ * that read's line is not, now, the line the operation resolved it to: identical lines share a hash, so after edit_lines
+ * renumbered lines an old anchor of a twin looks like a fresh one for another twin.
+ * The earlier read's line is followed through a diff of that read and the file.
+ */
+function checkEarlierRead(
+  ops: readonly LineEditOp[],
+  splices: readonly Splice[],
+  index: LineIndex,
+  read: { text: string; fresh: ReadonlySet<string> },
+): void {
+  const earlier = new LineIndex(new LineTable(withoutBom(read.text).body));
+  ops.forEach((op, n) => {
+    const mine = splices[n]!;
+    const named = anchoredLines(op, mine);
+    for (const raw of anchorsOf(op)) {
+      const { hash, line } = parseAnchor(raw);
+      // An anchor the last edit_lines result gave names its line as numbered now.
+      if (line !== undefined && read.fresh.has(`${line}#${hash}`)) continue;
+      const shown = earlier.shownLines(hash);
+      if (shown.length !== 1 || (line !== undefined && line !== shown[0]! + 1)) continue;
+      const now = mapLine(earlier.full, index.full, shown[0]!);
+      if (typeof now === 'number' && named.includes(now)) continue;
+      throw new AnchorError(
+        'anchor_ambiguous',
+        `Operation ${n + 1}: anchor ${raw} is also how your read before your last edit_lines call showed line ${shown[0]! + 1}, which is ${typeof now === 'number' ? `line ${now + 1} now` : 'changed or gone now'}, not line ${named[0]! + 1} (identical lines share a hash). Re-read the file with hashes and use the new anchors.`,
+        { operation: n + 1, anchor: raw, suggested_action: 're-read_file' },
+      );
+    }
+  });
+}
+
+/** The lines (0-based, now) an operation's anchors resolved to, given its splice. */
+function anchoredLines(op: LineEditOp, splice: Splice): number[] {
+  switch (op.op) {
+    case 'insert_after':
+      return [splice.start - 1];
+    case 'replace_range':
+    case 'delete_range':
+      return [splice.start, splice.end - 1];
+    default:
+      return [splice.start];
+  }
+}
+
+/** The anchors an operation names. */
+function anchorsOf(op: LineEditOp): string[] {
+  const o = op as { hash?: string; start_hash?: string; end_hash?: string };
+  return [o.hash, o.start_hash, o.end_hash].filter((a): a is string => typeof a === 'string');
+}
+
+/**
  * edit_lines' core: resolves every operation against ONE snapshot, refuses the
  * whole batch on any bad or overlapping operation, applies bottom-up, and runs
  * sanity checks before anything is returned (so nothing bad is ever written).
@@ -150,6 +204,11 @@ export function applyLineEdits(
   options: {
     sanity?: SanityMode;
     snapshot?: string;
+    /**
+     * An earlier read whose anchors may still be in use (edit_lines calls since renumbered
+     * lines): an anchor that names another line there than in `snapshot` is refused.
+     */
+    earlier?: { text: string; fresh: ReadonlySet<string> };
     /** Line hashes of `text` already at hand (a LineHashCache hit): not computed again. */
     hashes?: Uint32Array;
   } = {},
@@ -171,6 +230,7 @@ export function applyLineEdits(
   let splices: Splice[];
   try {
     splices = ops.map((op, n) => resolveOp(op, n, index, snapshot, fixes));
+    if (options.earlier !== undefined) checkEarlierRead(ops, splices, index, options.earlier);
   } catch (error) {
     if (error instanceof AnchorError)
       return {

@@ -77,10 +77,12 @@ function computeLines(
 ) {
   if (!file) throw toolError('not_found', `${virtualPath} does not exist; create it with write_file.`);
   const snapshot = ctx.anchors.get(virtualPath);
+  const earlier = ctx.earlierAnchors.get(virtualPath);
   const hashes = ctx.lineHashes.get(file.sha256);
   const result = applyLineEdits(file.text, input.operations as LineEditOp[], {
     sanity: input.sanity ?? 'reject',
     ...(snapshot === undefined ? {} : { snapshot }),
+    ...(earlier === undefined ? {} : { earlier }),
     ...(hashes === undefined ? {} : { hashes }),
   });
   if (!result.ok) {
@@ -92,6 +94,13 @@ function computeLines(
   }
   ctx.lineHashes.set(file.sha256, result.lineHashes.before);
   return result;
+}
+
+/** The `LINE#HASH` anchors an edit_lines result diff gives (context and added lines). */
+function freshAnchors(diff: string): Set<string> {
+  const out = new Set<string>();
+  for (const m of diff.matchAll(/^[ +](\d+#[0-9a-f]+)\|/gm)) out.add(m[1]!);
+  return out;
 }
 
 function summarize(op: LineEditOp): string {
@@ -144,6 +153,13 @@ export const editLines: SandboxTool<EditLinesInput, EditLinesOutput> = {
       return { newText: result.newText, result };
     });
     const r = out.plan.result;
+    // The read's anchors stay in the model's hands after this call renumbers lines: keep
+    // that read (the first since the read, not this result) to check them against, with
+    // the anchors this result gives, which name lines as numbered now.
+    const vp = out.resolved.virtualPath;
+    const previous = ctx.earlierAnchors.get(vp)?.text ?? ctx.anchors.get(vp);
+    if (previous !== undefined && (ctx.earlierAnchors.has(vp) || r.linesAfter !== r.linesBefore))
+      ctx.earlierAnchors.set(vp, { text: previous, fresh: freshAnchors(r.diff) });
     ctx.anchors.set(out.resolved.virtualPath, out.plan.newText);
     ctx.lineHashes.set(out.state.sha256, r.lineHashes.after);
     const continuity = ctx.writers.continuity(out.resolved.virtualPath, 'edit_lines');

@@ -26,7 +26,7 @@ import { readMediaFile } from './read-media-file.js';
 import { ReadVersionCache } from './read-versions.js';
 import { exposedTool, parseToolArguments } from './tool-arguments.js';
 import { toErrorInfo, toolError } from './tool-error.js';
-import type { SandboxTool, ToolContext, ToolName } from './types.js';
+import type { EarlierRead, SandboxTool, ToolContext, ToolName } from './types.js';
 import { undoLastChange } from './undo.js';
 import { writeFile } from './write-file.js';
 import { WriterTracker } from './writer-tracker.js';
@@ -74,6 +74,7 @@ export class FileSystemToolset {
   readonly journal: ChangeJournal;
   readonly writers = new WriterTracker();
   private readonly anchors = new Map<string, string>();
+  private readonly earlierAnchors = new Map<string, EarlierRead>();
   private readonly lineHashes = new LineHashCache();
   private readonly readVersions = new ReadVersionCache();
   private readonly tools: Map<string, AnyTool>;
@@ -220,6 +221,7 @@ export class FileSystemToolset {
       journal: this.journal,
       writers: this.writers,
       anchors: this.anchors,
+      earlierAnchors: this.earlierAnchors,
       lineHashes: this.lineHashes,
       readVersions: this.readVersions,
       limits: this.limits,

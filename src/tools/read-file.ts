@@ -104,7 +104,11 @@ export const readFile: SandboxTool<ReadFileInput, ReadFileOutput> = {
     const truncated = endLine < total || page.cut;
     const content = page.lines === 0 ? '' : input.hashes ? hashedContent(ctx, file, page, start) : page.text;
     const state = ctx.state.record(resolved.virtualPath, file.sha256);
-    if (input.hashes) ctx.anchors.set(resolved.virtualPath, raw);
+    if (input.hashes) {
+      // A fresh read: its anchors are the ones in use now.
+      ctx.anchors.set(resolved.virtualPath, raw);
+      ctx.earlierAnchors.delete(resolved.virtualPath);
+    }
     return {
       path: resolved.virtualPath,
       version: state.version,

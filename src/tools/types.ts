@@ -28,6 +28,13 @@ export const TOOL_NAMES = [
 ] as const;
 export type ToolName = (typeof TOOL_NAMES)[number];
 
+/** A hashed read whose anchors may still be in use, and the anchors the last edit_lines result gave. */
+export interface EarlierRead {
+  text: string;
+  /** `LINE#HASH` anchors of the last edit_lines result: these name lines as numbered now. */
+  fresh: ReadonlySet<string>;
+}
+
 /** Everything a tool needs to run: the sandbox, shared state and limits, plus the call info. */
 export interface ToolContext extends ToolCallContext {
   sandbox: Sandbox;
@@ -36,6 +43,12 @@ export interface ToolContext extends ToolCallContext {
   writers: WriterTracker;
   /** Text of each file as last read with hashes (edit_lines follows moved lines against it). */
   anchors: Map<string, string>;
+  /**
+   * Text of the hashed read before the edit_lines calls since (whose results renumbered
+   * lines): its anchors may still be in the model's hands, so edit_lines also resolves
+   * each anchor against it and refuses one that names a different line there.
+   */
+  earlierAnchors: Map<string, EarlierRead>;
   /** Line hashes of recent file contents by SHA-256, so edit_lines hashes a file once per version. */
   lineHashes: LineHashCache;
   /** read_file's per-version cache of decoded, line-indexed files (paging reads a file once). */

@@ -50,7 +50,7 @@ function perturbLine(l: string, how: string): string {
 }
 
 function build(f: any) {
-  const raw = f.lines.map(([i, b, t]: string[]) => i + b + t);
+  const raw = f.lines.map(([i, b, t]: [string, string, string]) => i + b + t);
   const eols = raw.map((_: string, k: number) => (f.mixed && k % 2 ? '\r\n' : f.eol));
   let text = raw.map((l: string, k: number) => l + eols[k]).join('');
   if (!f.finalNl) text = text.slice(0, -eols.at(-1).length);
