@@ -271,6 +271,15 @@ export function applyLineEdits(
   const eol = detectEol(body);
   for (const s of [...sorted].reverse())
     spliceLines(window, { ...s, start: s.start - from, end: s.end - from }, eol);
+  // An empty last line without a line ending is no line at all (the file just ends after
+  // the line before): a file without a final newline whose last line was made empty has
+  // one line fewer, and the result must not name (or anchor) a line that is not there.
+  let phantom = 0;
+  if (to === linesBefore && window.lines.at(-1) === '' && window.terminators.at(-1) === '') {
+    window.lines.pop();
+    window.terminators.pop();
+    phantom = 1;
+  }
   const warnings = options.sanity === 'off' ? [] : sanityWarnings(window.lines, regions, from);
   if (warnings.length > 0 && (options.sanity ?? 'reject') === 'reject') {
     return {
@@ -281,7 +290,7 @@ export function applyLineEdits(
     };
   }
   const first = sorted[0]!.start;
-  const linesAfter = linesBefore + shift;
+  const linesAfter = linesBefore + shift - phantom;
   const edited = joinLines(window);
   return {
     ok: true,
@@ -368,7 +377,7 @@ function anchoredDiff(
       } else out.push(`-${r.removed[k]}`);
     }
     const added = r.added.length;
-    for (let k = 0; k < added; k++) {
+    for (let k = 0; k < added && r.at + k < total; k++) {
       if (added > SHOWN_PER_REGION && k === half) {
         const skipped = added - SHOWN_PER_REGION;
         out.push(
