@@ -62,7 +62,10 @@ describe('odd argument objects', () => {
     const ops = new Proxy(real, { get: (_t, k) => (n++ < 6 ? (real as any)[k] : (evil as any)[k]) });
     let shown: any;
     const g = new ApprovalToolset(new FileSystemToolset(Sandbox.fromDirectory(t.dir, { mode: 'rw' })), {
-      approve: (r) => ((shown = structuredClone(r.payload)), { approved: true }),
+      approve: (r) => {
+        shown = structuredClone(r.payload);
+        return { approved: true };
+      },
     });
     const o: any = await g.callTool('edit_lines', { path: '/f.txt', operations: ops });
     if (o.ok) expect(shown.unifiedDiff.includes('+SAFE') && t.file() === 'a\nSAFE\nc\n').toBe(true);

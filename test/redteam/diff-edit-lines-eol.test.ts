@@ -48,7 +48,10 @@ describe('edit_lines on CRLF / mixed / BOM / no final newline / lone CR / U+2028
             const ts = new FileSystemToolset(Sandbox.fromDirectory(dir, { mode: 'rw' }));
             let shown: any;
             const g = new ApprovalToolset(ts, {
-              approve: (r) => ((shown = structuredClone(r.payload)), { approved: true }),
+              approve: (r) => {
+                shown = structuredClone(r.payload);
+                return { approved: true };
+              },
             });
             const rd: any = await g.callTool('read_file', { path: '/f.txt', hashes: true });
             if (!rd.ok) return;

@@ -31,7 +31,9 @@ function model(lines: string[], ops: Op[]): string[] | null {
     }
   }
   const out: string[] = [];
-  lines.forEach((l, k) => out.push(...before[k]!, ...(repl[k] ?? [l]), ...after[k]!));
+  lines.forEach((l, k) => {
+    out.push(...before[k]!, ...(repl[k] ?? [l]), ...after[k]!);
+  });
   return out;
 }
 
@@ -74,7 +76,10 @@ describe('edit_lines with several operations (adjacent, same line, first/last li
             fs.writeFileSync(path.join(dir, 'f.txt'), text);
             let shown: any;
             const g = new ApprovalToolset(new FileSystemToolset(Sandbox.fromDirectory(dir, { mode: 'rw' })), {
-              approve: (r) => ((shown = structuredClone(r.payload)), { approved: true }),
+              approve: (r) => {
+                shown = structuredClone(r.payload);
+                return { approved: true };
+              },
             });
             const rd: any = await g.callTool('read_file', { path: '/f.txt', hashes: true });
             const an: string[] = rd.data.content
