@@ -1,5 +1,6 @@
 import { type BigIntStats, constants } from 'node:fs';
 import fs from 'node:fs/promises';
+import { BriefMemo } from './brief-memo.js';
 import { assertFdInside, errnoOf } from './containment.js';
 import { FsError } from './fs-error.js';
 import { sha256Hex } from './state-tracker.js';
@@ -26,20 +27,14 @@ const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
  * an edit) decodes it once, so a 40 MB file is not held decoded twice. The same
  * bytes always decode to the same text, so any reader may take it.
  */
-let lastDecoded: { sha256: string; text: string } | undefined;
-let forgetTimer: NodeJS.Timeout | undefined;
-const KEEP_DECODED_MS = 30_000;
+const lastDecoded = new BriefMemo<string>();
 
-/** decodeText for bytes whose SHA-256 is known, through the one-entry cache above. */
+/** decodeText for bytes whose SHA-256 is known, through the one-entry memo above. */
 export function decodeKnown(data: Buffer, sha256: string, displayPath: string): string {
-  if (lastDecoded?.sha256 === sha256) return lastDecoded.text;
+  const known = lastDecoded.get([sha256]);
+  if (known !== undefined) return known;
   const text = decodeText(data, displayPath);
-  lastDecoded = { sha256, text };
-  clearTimeout(forgetTimer);
-  forgetTimer = setTimeout(() => {
-    lastDecoded = undefined;
-  }, KEEP_DECODED_MS);
-  forgetTimer.unref();
+  lastDecoded.set([sha256], text);
   return text;
 }
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { EditPayload } from '../contract/payloads.js';
 import { boundedUnifiedDiff } from '../edit/bounded-diff.js';
 import { replaceInText } from '../edit/replace-in-text.js';
+import { BriefMemo } from '../fs/brief-memo.js';
 import type { ResolvedPath } from '../sandbox/sandbox.js';
 import { applyWrite, writerApproval } from './apply-write.js';
 import { checkWriteSize, type LoadedFile } from './file-io.js';
@@ -35,8 +36,32 @@ export interface EditFileOutput {
   diff: string;
 }
 
+/**
+ * The edit computed last, for a short while: the execution that follows an approval
+ * finds the same file bytes and the same request and takes it, instead of running the
+ * cascade again and holding a second copy of a big file's new text.
+ */
+const lastEdit = new BriefMemo<ReturnType<typeof computeFresh>>();
+
 /** Runs the matching cascade on the current file; a failure becomes a ToolError with the path. */
 function computeEdit(virtualPath: string, file: LoadedFile, input: EditFileInput, verbatim = false) {
+  // The same bytes (SHA-256) and the same request give the same edit.
+  const key = [
+    virtualPath,
+    file.sha256,
+    input.old_string,
+    input.new_string,
+    input.replace_all ?? false,
+    verbatim,
+  ];
+  const known = lastEdit.get(key);
+  if (known) return known;
+  const edit = computeFresh(virtualPath, file, input, verbatim);
+  lastEdit.set(key, edit);
+  return edit;
+}
+
+function computeFresh(virtualPath: string, file: LoadedFile, input: EditFileInput, verbatim: boolean) {
   const result = replaceInText(file.text, {
     oldString: input.old_string,
     newString: input.new_string,
