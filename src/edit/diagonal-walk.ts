@@ -20,9 +20,9 @@ const FAR = 8192;
  * a big file), found by walking both in step: the longest equal stretch from the
  * current lines is found by comparing the texts natively, a chunk at a time, and
  * cut back to whole lines, so equal lines cost no per-line work at all. After a
- * change the walk looks for the nearest point where both sides agree again (SYNC
- * equal lines), first trying every split of a short change, then scanning for the
- * end of a long insertion or deletion. What lies between is a changed region,
+ * change the walk looks for the nearest point where both sides agree again (see
+ * resync), first trying every split of a short change, then scanning for the end
+ * of a long insertion or deletion. What lies between is a changed region,
  * left to an exact diff; a change the walk cannot see past ends the walk, and the
  * rest is one region.
  */

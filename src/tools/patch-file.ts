@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { PatchPayload } from '../contract/payloads.js';
 import { boundedUnifiedDiff } from '../edit/bounded-diff.js';
 import { fixUnifiedDiff } from '../edit/fix-unified-diff.js';
+import { BriefMemo } from '../fs/brief-memo.js';
 import { applyWrite, writerApproval } from './apply-write.js';
 import { checkWriteSize, type LoadedFile } from './file-io.js';
 import { EMPTY_SHA256, type LatestFileState, latestState } from './file-state.js';
@@ -32,26 +33,24 @@ export interface PatchFileOutput {
 type FixedPatch = Extract<ReturnType<typeof fixUnifiedDiff>, { ok: true }>;
 
 /**
- * The patch computed for the last approval, for the execute that usually follows it:
- * the result is a function of the file's content (its sha256) and the diff, so it is
- * reused when both are the same. Held weakly: a denied call keeps nothing alive, and
- * a collected one is simply computed again.
+ * The patch computed last, for the execute that usually follows its approval: the
+ * result is a function of the file's content (its SHA-256) and the diff, so it is
+ * taken again when both are the same (a one-entry memo kept 30 s, as edit_file's).
  */
-let lastApproved: WeakRef<{ sha256: string | undefined; diff: string; fixed: FixedPatch }> | undefined;
+const lastPatch = new BriefMemo<FixedPatch>();
 
 /** Fixes and applies the diff in memory; an unusable diff becomes `invalid_diff` carrying the unchanged state. */
 function computePatch(ctx: ToolContext, virtualPath: string, file: LoadedFile | undefined, diff: string) {
-  const last = lastApproved?.deref();
-  if (last && last.sha256 === file?.sha256 && last.diff === diff) {
-    lastApproved = undefined;
-    return last.fixed;
-  }
+  const key = [file?.sha256, diff];
+  const known = lastPatch.get(key);
+  if (known) return known;
   const result = fixUnifiedDiff(file?.text ?? '', diff);
   if (!result.ok) {
     throw toolError('invalid_diff', `${virtualPath}: ${result.message}`, {
       details: { ...(result.details ?? {}), latest_file_state: latestState(ctx, virtualPath, file) },
     });
   }
+  lastPatch.set(key, result);
   return result;
 }
 
@@ -70,7 +69,6 @@ export const patchFile: SandboxTool<PatchFileInput, PatchFileOutput> = {
   needsApproval(input, ctx) {
     return writerApproval(ctx, input.path, input.base_sha256, (resolved, current) => {
       const fixed = computePatch(ctx, resolved.virtualPath, current, input.unified_diff);
-      lastApproved = new WeakRef({ sha256: current?.sha256, diff: input.unified_diff, fixed });
       checkWriteSize(ctx, resolved, Buffer.byteLength(fixed.newText, 'utf8'));
       const diff = boundedUnifiedDiff(current?.text ?? '', fixed.newText, {
         oldPath: resolved.virtualPath,
