@@ -1,9 +1,9 @@
-import { constants, type Stats } from 'node:fs';
-import fs from 'node:fs/promises';
+import fs, { constants, type Stats } from 'node:fs';
 import path from 'node:path';
 import { assertFdInside, errnoOf } from './containment.js';
 import { openDirectoryInside } from './dir-handle.js';
 import { assertBound, assertBoundParent, type EntryBinding, lstatEntry } from './entry-binding.js';
+import { closeFd, syncFd, writeFdAll } from './fd-io.js';
 import { FsError } from './fs-error.js';
 import { sweepStaleTempFiles } from './stale-temp-files.js';
 import { tempFileName } from './temp-name.js';
@@ -33,51 +33,46 @@ export async function writeFileAtomic(
   const target = dir.child(name);
   const tempName = tempFileName(name);
   const temp = dir.child(tempName);
-  let handle: fs.FileHandle | undefined;
+  let fd: number | undefined;
   try {
     // The directory held is the one approved: a directory exchanged in by another process is refused.
     if (bound?.parent !== undefined) assertBoundParent(bound, await dir.identity(), 'Nothing was written.');
-    // Independent syscalls run together: the target's lstat, creating the temp file and
-    // checking where it really is. Errors are still reported in that order (the catch
-    // below removes the temp file).
-    const checkTarget = targetChecker(target, displayPath);
-    try {
-      handle = await fs.open(
-        temp,
-        constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
-        0o600,
-      );
-    } catch (error) {
-      await checkTarget();
-      throw error;
-    }
-    const inside = assertFdInside(handle.fd, temp, realRoot, displayPath);
-    inside.catch(() => undefined);
-    const existing = await checkTarget();
-    await inside;
+    const existing = checkTarget(target, displayPath);
+    fd = fs.openSync(
+      temp,
+      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+      0o600,
+    );
+    await assertFdInside(fd, temp, realRoot, displayPath);
     const mode = options.mode ?? (existing?.isFile() ? existing.mode & 0o7777 : 0o644);
     const buffer = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+    await writeFdAll(fd, buffer);
     // explicit chmod: the umask must not change the file's mode
-    await Promise.all([handle.writeFile(buffer), handle.chmod(mode)]);
-    await handle.sync();
-    await handle.close();
-    handle = undefined;
+    fs.fchmodSync(fd, mode);
+    await syncFd(fd);
+    const written = fd;
+    fd = undefined;
+    fs.closeSync(written);
     if (bound) {
       // Last check, through the held directory: the entry replaced is the approved file.
       assertBound(bound, await lstatEntry(target), 'Nothing was written.');
       // A create claims the name with link(2), which fails if anything appeared there.
-      if (bound.entry === null) await claimName(temp, target, displayPath);
-      else await fs.rename(temp, target);
+      if (bound.entry === null) claimName(temp, target, displayPath);
+      else fs.renameSync(temp, target);
     }
     // rename replaces the entry: a hardlinked or symlinked target never has its other inode modified.
-    else await fs.rename(temp, target);
+    else fs.renameSync(temp, target);
     await dir.sync();
     // Temp files of writers killed mid-write (kill -9, power loss) are removed here, best effort.
     await sweepStaleTempFiles(dir).catch(() => undefined);
     return { created: existing === undefined, bytes: buffer.length };
   } catch (error) {
-    await handle?.close().catch(() => undefined);
-    await fs.unlink(temp).catch(() => undefined);
+    if (fd !== undefined) closeFd(fd);
+    try {
+      fs.unlinkSync(temp);
+    } catch {
+      // never created, or already renamed away
+    }
     throw asFsError(error, displayPath);
   } finally {
     await dir.close();
@@ -85,41 +80,37 @@ export async function writeFileAtomic(
 }
 
 /** Links the finished temp file in as `target` unless something exists there, then drops the temp name. */
-async function claimName(temp: string, target: string, displayPath: string): Promise<void> {
+function claimName(temp: string, target: string, displayPath: string): void {
   try {
-    await fs.link(temp, target);
+    fs.linkSync(temp, target);
   } catch (error) {
     const code = errnoOf(error);
-    if (code === 'EPERM' || code === 'ENOTSUP') return fs.rename(temp, target); // no hard links here
+    if (code === 'EPERM' || code === 'ENOTSUP') {
+      fs.renameSync(temp, target); // no hard links here
+      return;
+    }
     if (code !== 'EEXIST') throw error;
     throw new FsError(
       'stale_approval',
       `${displayPath} was created by someone else after its creation was approved; nothing was written.`,
     );
   }
-  await fs.unlink(temp);
+  fs.unlinkSync(temp);
 }
 
-/**
- * Starts lstat of the target now; the returned function waits for it and refuses a
- * target that is not a regular file or a symlink. Resolves to its stat (undefined: missing).
- */
-function targetChecker(target: string, displayPath: string): () => Promise<Stats | undefined> {
-  const stat = fs.lstat(target).catch((error) => {
+/** The target's lstat (undefined: missing); refuses a target that is not a regular file or a symlink. */
+function checkTarget(target: string, displayPath: string): Stats | undefined {
+  let existing: Stats;
+  try {
+    existing = fs.lstatSync(target);
+  } catch (error) {
     if (errnoOf(error) === 'ENOENT') return undefined;
     throw error;
-  });
-  stat.catch(() => undefined); // observed by the caller, possibly after other awaits
-  return async () => {
-    const existing = await stat;
-    if (existing && !existing.isFile() && !existing.isSymbolicLink()) {
-      throw new FsError(
-        'not_a_file',
-        `${displayPath} exists and is not a regular file; nothing was written.`,
-      );
-    }
-    return existing;
-  };
+  }
+  if (!existing.isFile() && !existing.isSymbolicLink()) {
+    throw new FsError('not_a_file', `${displayPath} exists and is not a regular file; nothing was written.`);
+  }
+  return existing;
 }
 
 function asFsError(error: unknown, displayPath: string): FsError {

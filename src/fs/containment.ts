@@ -1,20 +1,21 @@
-import fs from 'node:fs/promises';
+import fs from 'node:fs';
 import { isInsideRoot } from '../sandbox/real-path.js';
 import { FsError } from './fs-error.js';
 
 /**
  * Where an open file descriptor really points. On Linux /proc/self/fd tells us
  * without a path lookup, so a symlink swapped in after the sandbox check is seen.
+ * Synchronous, like the other metadata calls (see sync-metadata.ts).
  */
 export async function realPathOfFd(fd: number, fallbackPath: string): Promise<string> {
   if (process.platform === 'linux') {
     try {
-      return await fs.readlink(`/proc/self/fd/${fd}`);
+      return fs.readlinkSync(`/proc/self/fd/${fd}`);
     } catch {
       // /proc not mounted: fall back to a path-based check below.
     }
   }
-  return fs.realpath(fallbackPath);
+  return fs.realpathSync(fallbackPath);
 }
 
 export async function assertFdInside(

@@ -1,8 +1,8 @@
-import { constants } from 'node:fs';
-import fs from 'node:fs/promises';
+import fs, { constants } from 'node:fs';
 import path from 'node:path';
 import { isInsideRoot } from '../sandbox/real-path.js';
 import { errnoOf, realPathOfFd } from './containment.js';
+import { closeFd, syncFd } from './fd-io.js';
 import { FsError } from './fs-error.js';
 
 const USE_PROC = process.platform === 'linux';
@@ -13,45 +13,48 @@ const DIR_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY;
  * Linux `/proc/self/fd/<fd>/<name>` resolves through the directory we hold, so
  * creating, renaming or unlinking `name` there cannot be redirected by a
  * directory swapped for a symlink after the check. Elsewhere the verified real
- * path is used (a narrower, best-effort guarantee).
+ * path is used (a narrower, best-effort guarantee). Metadata calls are
+ * synchronous (see fd-io.ts); only fsync waits off the event loop.
  */
 export class DirHandle {
   private constructor(
-    private readonly handle: fs.FileHandle,
+    private readonly fd: number,
     /** Real path of the directory, verified inside the mount when opened. */
     readonly realPath: string,
   ) {}
 
+  private closed = false;
+
   static async open(dir: string, realRoot: string, displayPath: string): Promise<DirHandle> {
-    const handle = await fs.open(dir, DIR_FLAGS);
-    return DirHandle.adopt(handle, dir, realRoot, displayPath);
+    return DirHandle.adopt(fs.openSync(dir, DIR_FLAGS), dir, realRoot, displayPath);
   }
 
   private static async adopt(
-    handle: fs.FileHandle,
+    fd: number,
     dir: string,
     realRoot: string,
     displayPath: string,
   ): Promise<DirHandle> {
-    const real = await realPathOfFd(handle.fd, dir).catch(async (error) => {
-      await handle.close();
+    const real = await realPathOfFd(fd, dir).catch((error) => {
+      closeFd(fd);
       throw error;
     });
     if (!isInsideRoot(realRoot, real)) {
-      await handle.close();
+      closeFd(fd);
       throw new FsError(
         'path_not_in_sandbox',
         `A directory on the way to ${displayPath} leads outside the sandbox; nothing was done.`,
       );
     }
-    return new DirHandle(handle, real);
+    return new DirHandle(fd, real);
   }
 
   /** A path for `name` inside this directory that syscalls resolve through the held fd. */
   child(name: string): string {
     if (name.includes('/') || name === '..' || name === '.' || name === '')
       throw new Error(`not a plain name: ${name}`);
-    return USE_PROC ? `/proc/self/fd/${this.handle.fd}/${name}` : path.join(this.realPath, name);
+    if (this.closed) throw new Error('directory handle used after close');
+    return USE_PROC ? `/proc/self/fd/${this.fd}/${name}` : path.join(this.realPath, name);
   }
 
   /** Opens (creating if asked) the subdirectory `name`, refusing links that lead outside. */
@@ -63,7 +66,7 @@ export class DirHandle {
     const p = this.child(name);
     try {
       return await DirHandle.adopt(
-        await fs.open(p, DIR_FLAGS | constants.O_NOFOLLOW),
+        fs.openSync(p, DIR_FLAGS | constants.O_NOFOLLOW),
         path.join(this.realPath, name),
         realRoot,
         options.displayPath,
@@ -74,17 +77,19 @@ export class DirHandle {
       if (code === 'ENOENT') {
         if (!options.create)
           throw new FsError('not_found', `The parent directory of ${options.displayPath} does not exist.`);
-        await fs.mkdir(p).catch((e) => {
+        try {
+          fs.mkdirSync(p);
+        } catch (e) {
           if (errnoOf(e) !== 'EEXIST') throw e;
-        });
+        }
         return this.subdirectory(name, realRoot, { ...options, create: false });
       }
       if (code !== 'ENOTDIR' && code !== 'ELOOP') throw error;
-      const stat = await fs.lstat(p);
+      const stat = fs.lstatSync(p);
       if (!stat.isSymbolicLink())
         throw new FsError('not_a_file', `A parent of ${options.displayPath} is a file, not a directory.`);
       // A symlinked directory: allowed only when its real target is a directory inside the mount.
-      const real = await fs.realpath(p).catch(() => undefined);
+      const real = realPathOrUndefined(p);
       if (!real || !isInsideRoot(realRoot, real)) {
         throw new FsError(
           'path_not_in_sandbox',
@@ -97,21 +102,32 @@ export class DirHandle {
 
   /** `dev:ino` of the directory held (not of whatever its path names now). */
   async identity(): Promise<string> {
-    const stat = await this.handle.stat({ bigint: true });
+    const stat = fs.fstatSync(this.fd, { bigint: true });
     return `${stat.dev}:${stat.ino}`;
   }
 
   /** Names of the entries of this directory, listed through the held fd. */
   async entries(): Promise<string[]> {
-    return fs.readdir(USE_PROC ? `/proc/self/fd/${this.handle.fd}` : this.realPath);
+    return fs.promises.readdir(USE_PROC ? `/proc/self/fd/${this.fd}` : this.realPath);
   }
 
   async sync(): Promise<void> {
-    await this.handle.sync().catch(() => undefined); // unsupported on some file systems; data is synced already
+    await syncFd(this.fd).catch(() => undefined); // unsupported on some file systems; data is synced already
   }
 
   async close(): Promise<void> {
-    await this.handle.close().catch(() => undefined);
+    // A raw descriptor number is reused once closed: closing twice could close someone else's file.
+    if (this.closed) return;
+    this.closed = true;
+    closeFd(this.fd);
+  }
+}
+
+function realPathOrUndefined(p: string): string | undefined {
+  try {
+    return fs.realpathSync(p);
+  } catch {
+    return undefined;
   }
 }
 

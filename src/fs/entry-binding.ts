@@ -1,5 +1,4 @@
-import type { BigIntStats } from 'node:fs';
-import fs from 'node:fs/promises';
+import fs, { type BigIntStats } from 'node:fs';
 import { errnoOf } from './containment.js';
 import { FsError } from './fs-error.js';
 
@@ -35,7 +34,7 @@ function bindingMismatch(binding: EntryBinding, stat: BigIntStats | undefined): 
 /** lstat of an entry addressed through a held directory (undefined: missing). */
 export async function lstatEntry(entry: string): Promise<BigIntStats | undefined> {
   try {
-    return await fs.lstat(entry, { bigint: true });
+    return fs.lstatSync(entry, { bigint: true });
   } catch (error) {
     if (errnoOf(error) === 'ENOENT') return undefined;
     throw error;

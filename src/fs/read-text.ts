@@ -1,7 +1,7 @@
-import { type BigIntStats, constants } from 'node:fs';
-import fs from 'node:fs/promises';
+import fs, { type BigIntStats, constants } from 'node:fs';
 import { BriefMemo } from './brief-memo.js';
 import { assertFdInside, errnoOf } from './containment.js';
+import { closeFd, readFdToEnd } from './fd-io.js';
 import { FsError } from './fs-error.js';
 import { sha256Hex } from './state-tracker.js';
 
@@ -104,9 +104,9 @@ export async function readFileVersion<T>(
   fresh: (file: FileBytes & { identity: string }, stat: BigIntStats) => T,
 ): Promise<T> {
   const { displayPath } = options;
-  let handle: fs.FileHandle;
+  let fd: number;
   try {
-    handle = await fs.open(hostPath, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    fd = fs.openSync(hostPath, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch (error) {
     const code = errnoOf(error);
     if (code === 'ENOENT') throw new FsError('not_found', `${displayPath} does not exist.`);
@@ -119,18 +119,14 @@ export async function readFileVersion<T>(
     throw new FsError('io_error', `Cannot open ${displayPath} (${code ?? 'error'}).`);
   }
   try {
-    // The descriptor's type and its real location are checked together (two syscalls at
-    // once); a wrong type is still reported first.
-    const inside = assertFdInside(handle.fd, hostPath, realRoot, displayPath);
-    inside.catch(() => undefined);
-    const stat = await handle.stat({ bigint: true });
+    const stat = fs.fstatSync(fd, { bigint: true });
     if (!stat.isFile()) {
       throw new FsError(
         'not_a_file',
         `${displayPath} is not a regular file (directory, device, FIFO or socket).`,
       );
     }
-    await inside;
+    await assertFdInside(fd, hostPath, realRoot, displayPath);
     const size = Number(stat.size);
     if (size > options.maxBytes) {
       throw new FsError(
@@ -144,7 +140,7 @@ export async function readFileVersion<T>(
     }
     const kept = reuse(stat);
     if (kept !== undefined) return kept;
-    const buffer = await readToEnd(handle, size);
+    const buffer = await readFdToEnd(fd, size);
     if (buffer.length > options.maxBytes) {
       throw new FsError(
         'file_too_large',
@@ -162,26 +158,8 @@ export async function readFileVersion<T>(
     };
     return fresh(file, stat);
   } finally {
-    await handle.close();
+    closeFd(fd);
   }
-}
-
-/**
- * A file's content when fstat gave its size: read into one buffer of that size
- * (FileHandle#readFile would fstat again and read in 512 KiB chunks), stopping,
- * like readFile, at that size or at end of file. Size 0 may mean "unknown"
- * (procfs and the like): then readFile reads to the end.
- */
-async function readToEnd(handle: fs.FileHandle, size: number): Promise<Buffer> {
-  if (size === 0) return handle.readFile();
-  const buffer = Buffer.allocUnsafeSlow(size);
-  let total = 0;
-  while (total < size) {
-    const { bytesRead } = await handle.read(buffer, total, size - total, total);
-    if (bytesRead === 0) break;
-    total += bytesRead;
-  }
-  return total === size ? buffer : buffer.subarray(0, total);
 }
 
 /** UTF-8 text without NUL bytes, or `binary_file`. */
