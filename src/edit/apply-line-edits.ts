@@ -3,7 +3,6 @@ import { type LineEditOp, parseAnchor } from './line-edit-ops.js';
 import { lineHash } from './line-hash.js';
 import { LineTable } from './line-table.js';
 import { mapLine } from './map-line.js';
-import { replaceRange } from './replace-range.js';
 import {
   AnchorError,
   type AnchorRequest,
@@ -11,8 +10,8 @@ import {
   lineCorrection,
   resolveAnchor,
 } from './resolve-anchor.js';
-import { type EditedRegion, sanityWarnings } from './sanity-check.js';
-import { detectEol, joinLines, type SplitLines, withoutBom } from './text-format.js';
+import { bracketBalance, type EditedRegion, type LineList, sanityWarnings } from './sanity-check.js';
+import { countOf, detectEol, withoutBom } from './text-format.js';
 
 export type SanityMode = 'reject' | 'warn' | 'off';
 
@@ -44,17 +43,27 @@ export type LineEditsResult =
     }
   | { ok: false; code: ErrorCode; message: string; details?: Record<string, unknown> };
 
-/** A resolved operation: replace lines [start, end) of the snapshot with `lines`. */
+/** New lines as one text: `count` lines joined by '\n' (no final one), never split into strings. */
+interface Block {
+  text: string;
+  count: number;
+}
+
+/** A resolved operation: replace lines [start, end) of the snapshot with `block`. */
 interface Splice {
   op: number;
   start: number;
   end: number;
-  lines: string[];
+  block: Block;
 }
 
-function contentLines(content: string): string[] {
-  const lines = content.replaceAll('\r\n', '\n').split('\n');
-  return lines.length > 1 && lines.at(-1) === '' ? lines.slice(0, -1) : lines;
+const NO_LINES: Block = { text: '', count: 0 };
+
+/** An operation's content as lines: CRLF taken as one ending, one final newline ending the last line. */
+function contentBlock(content: string): Block {
+  const lf = content.includes('\r') ? content.replaceAll('\r\n', '\n') : content;
+  const text = lf.endsWith('\n') ? lf.slice(0, -1) : lf;
+  return { text, count: countOf(text, '\n') + 1 };
 }
 
 /** Resolves an anchor; a line number given with it that named another line is reported. */
@@ -107,7 +116,12 @@ function resolveOp(
       });
       [start, end] = [end, start];
     }
-    return { op: n, start, end: end + 1, lines: op.op === 'replace_range' ? contentLines(op.content) : [] };
+    return {
+      op: n,
+      start,
+      end: end + 1,
+      block: op.op === 'replace_range' ? contentBlock(op.content) : NO_LINES,
+    };
   }
   const at = resolveReported(
     index,
@@ -123,13 +137,13 @@ function resolveOp(
   );
   switch (op.op) {
     case 'replace_line':
-      return { op: n, start: at, end: at + 1, lines: contentLines(op.content) };
+      return { op: n, start: at, end: at + 1, block: contentBlock(op.content) };
     case 'delete_line':
-      return { op: n, start: at, end: at + 1, lines: [] };
+      return { op: n, start: at, end: at + 1, block: NO_LINES };
     case 'insert_after':
-      return { op: n, start: at + 1, end: at + 1, lines: contentLines(op.content) };
+      return { op: n, start: at + 1, end: at + 1, block: contentBlock(op.content) };
     case 'insert_before':
-      return { op: n, start: at, end: at, lines: contentLines(op.content) };
+      return { op: n, start: at, end: at, block: contentBlock(op.content) };
   }
 }
 
@@ -256,31 +270,12 @@ export function applyLineEdits(
   const linesBefore = table.count;
   const from = Math.max(0, sorted[0]!.start - margin);
   const to = Math.min(linesBefore, sorted.at(-1)!.end + margin);
-  // Window coordinates: line `from` of the file is line 0 of `window`.
-  const window = table.split(from, to);
-  const regions: EditedRegion[] = [];
-  let shift = 0;
-  for (const s of sorted) {
-    regions.push({
-      removed: window.lines.slice(s.start - from, s.end - from),
-      added: s.lines,
-      at: s.start + shift,
-    });
-    shift += s.lines.length - (s.end - s.start);
-  }
-  const eol = detectEol(body);
-  for (const s of [...sorted].reverse())
-    spliceLines(window, { ...s, start: s.start - from, end: s.end - from }, eol);
-  // An empty last line without a line ending is no line at all (the file just ends after
-  // the line before): a file without a final newline whose last line was made empty has
-  // one line fewer, and the result must not name (or anchor) a line that is not there.
-  let phantom = 0;
-  if (to === linesBefore && window.lines.at(-1) === '' && window.terminators.at(-1) === '') {
-    window.lines.pop();
-    window.terminators.pop();
-    phantom = 1;
-  }
-  const warnings = options.sanity === 'off' ? [] : sanityWarnings(window.lines, regions, from);
+  const { edited, regions, shift, phantom } = composeWindow(table, sorted, from, to, detectEol(body));
+  // The new window's lines, read back exactly as the new file will split.
+  const after = new LineTable(edited);
+  const newLine = (i: number) => (i - from < after.count ? after.line(i - from) : '');
+  const windowEnd = from + after.count;
+  const warnings = options.sanity === 'off' ? [] : sanityWarnings(newLine, windowEnd, regions);
   if (warnings.length > 0 && (options.sanity ?? 'reject') === 'reject') {
     return {
       ok: false,
@@ -291,7 +286,6 @@ export function applyLineEdits(
   }
   const first = sorted[0]!.start;
   const linesAfter = linesBefore + shift - phantom;
-  const edited = joinLines(window);
   return {
     ok: true,
     newText: restore(body.slice(0, table.offset(from)) + edited + body.slice(table.offset(to))),
@@ -300,19 +294,15 @@ export function applyLineEdits(
     linesAfter,
     anchorsValidThrough: first,
     mustRefreshFromLine: first + 1,
-    diff: anchoredDiff(window.lines, from, linesAfter, regions),
+    diff: anchoredDiff(newLine, linesAfter, regions),
     autoCorrections: fixes,
     warnings,
-    lineHashes: { before: index.full, after: hashesAfter(index.full, edited, from, to) },
+    lineHashes: { before: index.full, after: hashesAfter(index.full, after.hashes(), from, to) },
   };
 }
 
-/**
- * The new text's line hashes: the old ones outside the window, the edited window's
- * lines hashed afresh (split from its text, exactly as the new file will split).
- */
-function hashesAfter(before: Uint32Array, edited: string, from: number, to: number): Uint32Array {
-  const middle = new LineTable(edited).hashes();
+/** The new text's line hashes: the old ones outside the window, the edited window's in it. */
+function hashesAfter(before: Uint32Array, middle: Uint32Array, from: number, to: number): Uint32Array {
   const after = new Uint32Array(before.length - (to - from) + middle.length);
   after.set(before.subarray(0, from));
   after.set(middle, from);
@@ -320,26 +310,80 @@ function hashesAfter(before: Uint32Array, edited: string, from: number, to: numb
   return after;
 }
 
-/**
- * Applies one splice to split lines. New lines take the file's line ending; at the
- * end of the text the last one keeps the old last terminator, and appending after
- * a last line without a newline gives that line one and the new last line none.
- */
-function spliceLines(split: SplitLines, s: Splice, eol: string): void {
-  const atEnd = s.end === split.lines.length && s.end > s.start;
-  const tail = atEnd ? split.terminators[s.end - 1]! : eol;
-  const terms = s.lines.map((_, i) => (i === s.lines.length - 1 ? tail : eol));
-  if (
-    s.start === s.end &&
-    s.start === split.lines.length &&
-    s.start > 0 &&
-    split.terminators[s.start - 1] === ''
-  ) {
-    split.terminators[s.start - 1] = eol;
-    if (terms.length) terms[terms.length - 1] = '';
+/** Lines [from, to) of a table, read on demand. */
+function linesOf(table: LineTable, from: number, to: number): LineList {
+  return { count: to - from, line: (i) => table.line(from + i) };
+}
+
+/** Whether nothing is left after splice k: the splices after it only delete, up to the window's end. */
+function nothingAfter(sorted: readonly Splice[], k: number, to: number): boolean {
+  let at = sorted[k]!.end;
+  for (let j = k + 1; j < sorted.length; j++) {
+    const s = sorted[j]!;
+    if (s.start !== at || s.block.count > 0) return false;
+    at = s.end;
   }
-  replaceRange(split.lines, s.start, s.end, s.lines);
-  replaceRange(split.terminators, s.start, s.end, terms);
+  return at === to;
+}
+
+/**
+ * The text of lines [from, to) with every splice applied, built as one string from
+ * the old text between splices and each splice's block (no string per line). New
+ * lines take the file's line ending; a block that ends the text takes the old last
+ * line's ending, and a block appended after a last line without a newline gives that
+ * line one and keeps none itself. An empty last line without an ending is no line
+ * (`phantom`): the text just ends after the line before.
+ */
+function composeWindow(
+  table: LineTable,
+  sorted: readonly Splice[],
+  from: number,
+  to: number,
+  eol: string,
+): { edited: string; regions: EditedRegion[]; shift: number; phantom: number } {
+  const { text } = table;
+  const pieces: string[] = [];
+  const regions: EditedRegion[] = [];
+  let cursor = from;
+  let shift = 0;
+  let lastIsEmptyUnterminated = false;
+  sorted.forEach((s, k) => {
+    if (cursor < s.start) {
+      pieces.push(text.slice(table.offset(cursor), table.offset(s.start)));
+      lastIsEmptyUnterminated = false;
+    }
+    const { block } = s;
+    const appendsToUnterminated =
+      s.start === s.end && s.start === to && s.start > 0 && table.terminator(s.start - 1) === '';
+    // The old last line, written just above, gets an ending now that lines follow it.
+    if (appendsToUnterminated && cursor < s.start) pieces.push(eol);
+    if (block.count > 0) {
+      pieces.push(eol === '\n' ? block.text : block.text.replaceAll('\n', eol));
+      const ending = appendsToUnterminated
+        ? ''
+        : s.end > s.start && nothingAfter(sorted, k, to)
+          ? table.terminator(s.end - 1)
+          : eol;
+      pieces.push(ending);
+      lastIsEmptyUnterminated =
+        ending === '' && (block.text === '' || block.text.charCodeAt(block.text.length - 1) === 10);
+    }
+    regions.push({
+      removed: linesOf(table, s.start, s.end),
+      removedBalance: bracketBalance(text, table.offset(s.start), table.offset(s.end)),
+      addedBalance: bracketBalance(block.text),
+      added: block.count,
+      at: s.start + shift,
+    });
+    shift += block.count - (s.end - s.start);
+    cursor = s.end;
+  });
+  if (cursor < to) {
+    pieces.push(text.slice(table.offset(cursor), table.offset(to)));
+    lastIsEmptyUnterminated = false;
+  }
+  const phantom = to === table.count && lastIsEmptyUnterminated ? 1 : 0;
+  return { edited: pieces.join(''), regions, shift, phantom };
 }
 
 /** Lines of a region shown in full in the returned diff; a bigger region shows its ends. */
@@ -353,30 +397,29 @@ const SHOWN_PER_REGION = 200;
  * their anchors, and a million inserted lines are not echoed into its context.
  */
 function anchoredDiff(
-  window: readonly string[],
-  offset: number,
+  newLine: (i: number) => string,
   total: number,
   regions: readonly EditedRegion[],
 ): string {
   const out: string[] = [];
   const anchor = (i: number) => {
-    const line = window[i - offset]!;
+    const line = newLine(i);
     return `${i + 1}#${lineHash(line)}|${line}`;
   };
   const half = SHOWN_PER_REGION / 2;
   for (const r of regions) {
     const from = Math.max(0, r.at - 2);
-    const to = Math.min(total, r.at + r.added.length + 2);
+    const to = Math.min(total, r.at + r.added + 2);
     out.push(`@@ line ${r.at + 1} @@`);
     for (let i = from; i < r.at; i++) out.push(` ${anchor(i)}`);
-    const removed = r.removed.length;
+    const removed = r.removed.count;
     for (let k = 0; k < removed; k++) {
       if (removed > SHOWN_PER_REGION && k === half) {
         out.push(`-… ${removed - SHOWN_PER_REGION} more removed lines …`);
         k = removed - half - 1;
-      } else out.push(`-${r.removed[k]}`);
+      } else out.push(`-${r.removed.line(k)}`);
     }
-    const added = r.added.length;
+    const added = r.added;
     for (let k = 0; k < added && r.at + k < total; k++) {
       if (added > SHOWN_PER_REGION && k === half) {
         const skipped = added - SHOWN_PER_REGION;

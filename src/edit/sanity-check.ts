@@ -1,19 +1,28 @@
-/** Net bracket balance of some lines: +1 per opener ( [ {, −1 per closer ) ] }. */
-export function bracketBalance(lines: readonly string[]): number {
+/** Net bracket balance of text[from, to): +1 per opener ( [ {, −1 per closer ) ] }. */
+export function bracketBalance(text: string, from = 0, to = text.length): number {
   let n = 0;
-  for (const line of lines) {
-    for (let i = 0; i < line.length; i++) {
-      const c = line.charCodeAt(i);
-      if (c === 40 || c === 91 || c === 123) n++;
-      else if (c === 41 || c === 93 || c === 125) n--;
-    }
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 40 || c === 91 || c === 123) n++;
+    else if (c === 41 || c === 93 || c === 125) n--;
   }
   return n;
 }
 
+/** Lines read one at a time, so a region of a million lines is never split into strings. */
+export interface LineList {
+  readonly count: number;
+  line(i: number): string;
+}
+
 export interface EditedRegion {
-  removed: readonly string[];
-  added: readonly string[];
+  /** The lines the edit replaced. */
+  removed: LineList;
+  /** Bracket balance of the replaced lines and of the new ones (line endings hold no brackets). */
+  removedBalance: number;
+  addedBalance: number;
+  /** How many lines the edit put in. */
+  added: number;
   /** 0-based index of the first added line in the new file. */
   at: number;
 }
@@ -21,32 +30,29 @@ export interface EditedRegion {
 /**
  * Heuristics for edits that are probably not what the model meant: the edit
  * changes the file's bracket balance, or it creates a line identical to its new
- * neighbour (the classic "replaced a line and also kept it" slip). `newLines` may
- * be a window of the new file starting at line `offset`, as long as it holds a
- * line either side of every region.
+ * neighbour (the classic "replaced a line and also kept it" slip). `lineAt(i)`
+ * gives line i of the new file, for i below `end`, at least one line either side
+ * of every region.
  */
 export function sanityWarnings(
-  newLines: readonly string[],
+  lineAt: (i: number) => string,
+  end: number,
   regions: readonly EditedRegion[],
-  offset = 0,
 ): string[] {
   const warnings: string[] = [];
-  const lineAt = (i: number) => newLines[i - offset]!;
-  const end = offset + newLines.length;
   for (const r of regions) {
-    const delta = bracketBalance(r.added) - bracketBalance(r.removed);
+    const delta = r.addedBalance - r.removedBalance;
     if (delta !== 0) {
       warnings.push(
         `Edit at line ${r.at + 1} changes the bracket balance by ${delta > 0 ? '+' : ''}${delta} (the new text ${delta > 0 ? 'opens' : 'closes'} more brackets than the text it replaces).`,
       );
     }
-    if (r.added.length === 0) continue;
+    if (r.added === 0) continue;
     const first = r.at;
-    const last = r.at + r.added.length - 1;
+    const last = r.at + r.added - 1;
     const dup = (a: number, b: number) =>
       a >= 0 && b < end && lineAt(a).trim().length > 3 && lineAt(a).trim() === lineAt(b).trim();
-    const wasDupBefore = r.removed.some((l, i) => i > 0 && l.trim() === r.removed[i - 1]!.trim());
-    if (!wasDupBefore && (dup(first - 1, first) || dup(last, last + 1))) {
+    if ((dup(first - 1, first) || dup(last, last + 1)) && !hadAdjacentTwins(r.removed)) {
       const at = dup(first - 1, first) ? first : last + 1;
       warnings.push(
         `Edit at line ${r.at + 1} leaves two identical adjacent lines (line ${at} and ${at + 1}): "${lineAt(at).trim().slice(0, 60)}".`,
@@ -54,4 +60,15 @@ export function sanityWarnings(
     }
   }
   return warnings;
+}
+
+/** Whether two adjacent lines of `lines` were already the same (trimmed). */
+function hadAdjacentTwins(lines: LineList): boolean {
+  let previous = lines.count > 0 ? lines.line(0).trim() : '';
+  for (let i = 1; i < lines.count; i++) {
+    const current = lines.line(i).trim();
+    if (current === previous) return true;
+    previous = current;
+  }
+  return false;
 }
