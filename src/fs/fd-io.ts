@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
  * SYNC_DATA_MAX, and fsync always is, so a big file or a slow disk never holds
  * the event loop for long.
  */
-export const SYNC_DATA_MAX = 1 << 20;
+const SYNC_DATA_MAX = 1 << 20;
 
 const readAsync = promisify(fs.read);
 const writeAsync = promisify(fs.write);
