@@ -3,6 +3,7 @@ import type { CallTargets } from '../contract/approval-types.js';
 import type { ApprovalPayload } from '../contract/payloads.js';
 import type { ToolCallContext } from '../contract/tool-call-context.js';
 import type { ToolErrorInfo } from '../contract/tool-outcome.js';
+import { sha256Hex } from '../fs/state-tracker.js';
 import { argumentsFromJson, type CallArguments, captureArguments } from './call-arguments.js';
 import { canonicalJson } from './canonical-json.js';
 
@@ -224,7 +225,7 @@ function sealOf(
   const digest = (json: string) => {
     let d = digests.get(json);
     if (d === undefined) {
-      d = `sha256:${createHash('sha256').update(json).digest('hex')}`;
+      d = `sha256:${sha256Hex(json)}`;
       digests.set(json, d);
     }
     return d;

@@ -29,7 +29,12 @@ export function captureArguments(args: unknown): CallArguments {
   // gives, without serialising and parsing a 40 MB `content` twice more.
   const plain = plainCopy(args, new Set());
   const copy: unknown = plain !== NOT_PLAIN ? plain : JSON.parse(JSON.stringify(args) ?? 'null');
-  return remember({ json: canonicalJson(copy), value: deepFreeze(copy) });
+  const json = canonicalJson(copy);
+  // A long JSON comes from JSON.stringify in pieces; its first use (the seal's hash)
+  // copies them into one string. Reading a character does that now, while nothing else
+  // is held, so the pieces are freed before the file is loaded rather than next to it.
+  json.charCodeAt(json.length >> 1);
+  return remember({ json, value: deepFreeze(copy) });
 }
 
 const NOT_PLAIN = Symbol('not plain JSON data');

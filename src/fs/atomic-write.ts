@@ -3,7 +3,7 @@ import path from 'node:path';
 import { assertFdInside, errnoOf } from './containment.js';
 import { openDirectoryInside } from './dir-handle.js';
 import { assertBound, assertBoundParent, type EntryBinding, lstatEntry } from './entry-binding.js';
-import { closeFd, syncFd, writeFdAll } from './fd-io.js';
+import { closeFd, syncFd, writeFdHashed } from './fd-io.js';
 import { FsError } from './fs-error.js';
 import { sweepStaleTempFiles } from './stale-temp-files.js';
 import { tempFileName } from './temp-name.js';
@@ -23,7 +23,7 @@ export async function writeFileAtomic(
   realRoot: string,
   data: string | Buffer,
   options: { mode?: number; createParents?: boolean; displayPath: string; bound?: EntryBinding },
-): Promise<{ created: boolean; bytes: number }> {
+): Promise<{ created: boolean; bytes: number; sha256: string }> {
   const { displayPath, bound } = options;
   const name = path.basename(hostPath);
   const dir = await openDirectoryInside(path.dirname(hostPath), realRoot, {
@@ -45,14 +45,13 @@ export async function writeFileAtomic(
     );
     await assertFdInside(fd, temp, realRoot, displayPath);
     const mode = options.mode ?? (existing?.isFile() ? existing.mode & 0o7777 : 0o644);
-    const buffer = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
-    await writeFdAll(fd, buffer);
+    const written = await writeFdHashed(fd, data);
     // explicit chmod: the umask must not change the file's mode
     fs.fchmodSync(fd, mode);
     await syncFd(fd);
-    const written = fd;
+    const done = fd;
     fd = undefined;
-    fs.closeSync(written);
+    fs.closeSync(done);
     if (bound) {
       // Last check, through the held directory: the entry replaced is the approved file.
       assertBound(bound, await lstatEntry(target), 'Nothing was written.');
@@ -65,7 +64,7 @@ export async function writeFileAtomic(
     await dir.sync();
     // Temp files of writers killed mid-write (kill -9, power loss) are removed here, best effort.
     await sweepStaleTempFiles(dir).catch(() => undefined);
-    return { created: existing === undefined, bytes: buffer.length };
+    return { created: existing === undefined, ...written };
   } catch (error) {
     if (fd !== undefined) closeFd(fd);
     try {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { promisify } from 'node:util';
 
@@ -10,7 +11,7 @@ import { promisify } from 'node:util';
  * SYNC_DATA_MAX, and fsync always is, so a big file or a slow disk never holds
  * the event loop for long.
  */
-const SYNC_DATA_MAX = 1 << 20;
+export const SYNC_DATA_MAX = 1 << 20;
 
 const readAsync = promisify(fs.read);
 const writeAsync = promisify(fs.write);
@@ -38,17 +39,62 @@ export async function readFdToEnd(fd: number, size: number): Promise<Buffer> {
   return total === size ? buffer : buffer.subarray(0, total);
 }
 
-/** Writes all of `data` at the descriptor's position. */
-export async function writeFdAll(fd: number, data: Buffer): Promise<void> {
+/** SHA-256 (hex) of a file's first `size` bytes, read a slice at a time into one small buffer. */
+export async function hashFd(fd: number, size: number): Promise<string> {
+  const hash = createHash('sha256');
+  const slice = Buffer.allocUnsafe(Math.min(size, SYNC_DATA_MAX));
+  for (let at = 0; at < size; ) {
+    const { bytesRead } = await readAsync(fd, slice, 0, Math.min(slice.length, size - at), at);
+    if (bytesRead === 0) break;
+    hash.update(slice.subarray(0, bytesRead));
+    at += bytesRead;
+  }
+  return hash.digest('hex');
+}
+
+/** Writes all of `data` at the descriptor's position; `sync` writes without the thread pool. */
+async function writeFdAll(fd: number, data: Buffer, sync: boolean): Promise<void> {
   let done = 0;
   while (done < data.length) {
     const want = data.length - done;
-    done +=
-      want <= SYNC_DATA_MAX
-        ? fs.writeSync(fd, data, done, want)
-        : (await writeAsync(fd, data, done, want)).bytesWritten;
+    done += sync ? fs.writeSync(fd, data, done, want) : (await writeAsync(fd, data, done, want)).bytesWritten;
   }
 }
+
+/**
+ * Writes bytes, or a string's UTF-8, at the descriptor's position and returns their
+ * count and SHA-256. A string is encoded a slice at a time into one small buffer, so
+ * writing a 40 MB text never holds a 40 MB copy of it.
+ */
+export async function writeFdHashed(
+  fd: number,
+  data: string | Buffer,
+): Promise<{ bytes: number; sha256: string }> {
+  const hash = createHash('sha256');
+  if (typeof data !== 'string') {
+    await writeFdAll(fd, data, data.length <= SYNC_DATA_MAX);
+    return { bytes: data.length, sha256: hash.update(data).digest('hex') };
+  }
+  const sync = data.length <= SYNC_DATA_MAX / 3;
+  const slice = Buffer.allocUnsafe(Math.min(data.length, SLICE_CHARS) * 3);
+  let bytes = 0;
+  for (let at = 0; at < data.length; ) {
+    let end = Math.min(data.length, at + SLICE_CHARS);
+    // A surrogate pair is never cut in two (each half alone would encode as U+FFFD).
+    const last = data.charCodeAt(end - 1);
+    if (end < data.length && last >= 0xd800 && last <= 0xdbff) end--;
+    const n = slice.write(data.slice(at, end), 0, 'utf8');
+    const encoded = slice.subarray(0, n);
+    hash.update(encoded);
+    await writeFdAll(fd, encoded, sync);
+    bytes += n;
+    at = end;
+  }
+  return { bytes, sha256: hash.digest('hex') };
+}
+
+/** Characters encoded per slice (at most three bytes each in UTF-8). */
+const SLICE_CHARS = 1 << 18;
 
 /** fsync, off the event loop: it waits for the disk. */
 export function syncFd(fd: number): Promise<void> {

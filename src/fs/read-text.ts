@@ -1,7 +1,7 @@
 import fs, { type BigIntStats, constants } from 'node:fs';
 import { BriefMemo } from './brief-memo.js';
 import { assertFdInside, errnoOf } from './containment.js';
-import { closeFd, readFdToEnd } from './fd-io.js';
+import { closeFd, hashFd, readFdToEnd, SYNC_DATA_MAX } from './fd-io.js';
 import { FsError } from './fs-error.js';
 import { sha256Hex } from './state-tracker.js';
 
@@ -37,6 +37,14 @@ export function decodeKnown(data: Buffer, sha256: string, displayPath: string): 
   lastDecoded.set([sha256], text);
   return text;
 }
+
+/**
+ * The bytes of the last big file read, by inode and size, kept for a short while: a
+ * call that reads a file for its approval and again to run (to check that it is
+ * still the approved file) hashes it the second time a slice at a time and, when
+ * the hash is the one kept, takes the kept bytes instead of holding a second copy.
+ */
+const lastBig = new BriefMemo<FileBytes & { identity: string }>();
 
 /** A regular file's raw bytes, as read by readFileBytes. */
 export interface FileBytes {
@@ -140,6 +148,12 @@ export async function readFileVersion<T>(
     }
     const kept = reuse(stat);
     if (kept !== undefined) return kept;
+    const identity = `${stat.dev}:${stat.ino}`;
+    const born = stat.birthtimeNs > 0n ? { born: String(stat.birthtimeNs) } : {};
+    const mode = Number(stat.mode) & 0o7777;
+    const known = size > SYNC_DATA_MAX ? lastBig.get([identity, size]) : undefined;
+    // Same bytes, proven by their hash: the kept copy is this file's content now.
+    if (known && (await hashFd(fd, size)) === known.sha256) return fresh({ ...known, mode, ...born }, stat);
     const buffer = await readFdToEnd(fd, size);
     if (buffer.length > options.maxBytes) {
       throw new FsError(
@@ -151,11 +165,12 @@ export async function readFileVersion<T>(
       data: buffer,
       bytes: buffer.length,
       sha256: sha256Hex(buffer),
-      mode: Number(stat.mode) & 0o7777,
+      mode,
       // The bytes hashed are this inode's: execution compares it with the approved file.
-      identity: `${stat.dev}:${stat.ino}`,
-      ...(stat.birthtimeNs > 0n ? { born: String(stat.birthtimeNs) } : {}),
+      identity,
+      ...born,
     };
+    if (buffer.length > SYNC_DATA_MAX) lastBig.set([identity, buffer.length], file);
     return fresh(file, stat);
   } finally {
     closeFd(fd);

@@ -1,7 +1,21 @@
 import { createHash } from 'node:crypto';
 
+/** Strings are hashed a slice at a time: hashing one whole converts it to a full-size UTF-8 copy first. */
+const STRING_SLICE = 1 << 20;
+
+/** SHA-256 (hex) of bytes, or of a string's UTF-8. */
 export function sha256Hex(data: string | Buffer): string {
-  return createHash('sha256').update(data).digest('hex');
+  const hash = createHash('sha256');
+  if (typeof data !== 'string' || data.length <= STRING_SLICE) return hash.update(data).digest('hex');
+  for (let at = 0; at < data.length; ) {
+    let end = Math.min(data.length, at + STRING_SLICE);
+    // A surrogate pair is never cut in two (each half alone would encode as U+FFFD).
+    const last = data.charCodeAt(end - 1);
+    if (end < data.length && last >= 0xd800 && last <= 0xdbff) end--;
+    hash.update(data.slice(at, end));
+    at = end;
+  }
+  return hash.digest('hex');
 }
 
 export interface VersionedState {

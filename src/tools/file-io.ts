@@ -85,21 +85,20 @@ export async function saveFile(
   mode?: number,
   bound?: EntryBinding,
 ): Promise<{ created: boolean; bytes: number; sha256: string }> {
-  // Encoded once: the same bytes are size-checked, written and hashed.
-  const data = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
-  checkWriteSize(ctx, resolved, data.length);
+  checkWriteSize(ctx, resolved, typeof text === 'string' ? Buffer.byteLength(text, 'utf8') : text.length);
   if (ctx.staging) {
     refuseStagedThroughLink(ctx, resolved);
+    const data = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
     const { created } = await ctx.staging.write(resolved, data, mode);
     return { created, bytes: data.length, sha256: sha256Hex(data) };
   }
-  const result = await writeFileAtomic(resolved.hostPath, resolved.mount.realRoot, data, {
+  // A string is encoded a slice at a time as it is written (and hashed): no second copy of a big text.
+  return writeFileAtomic(resolved.hostPath, resolved.mount.realRoot, text, {
     ...(mode === undefined ? {} : { mode }),
     createParents: true,
     displayPath: resolved.virtualPath,
     ...(bound ? { bound } : {}),
   });
-  return { created: result.created, bytes: result.bytes, sha256: sha256Hex(data) };
 }
 
 /** Runs `fn` while holding the per-file lock of a resolved path (keyed by real host path). */

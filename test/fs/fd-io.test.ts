@@ -1,0 +1,78 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { writeFileAtomic } from '../../src/fs/atomic-write.js';
+import { readFileBytes } from '../../src/fs/read-text.js';
+import { sha256Hex } from '../../src/fs/state-tracker.js';
+
+const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'fd-io-')));
+afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+const opts = { displayPath: '/f.txt' };
+
+// Text is written a slice at a time (2^18 characters per slice) and hashed as it goes:
+// the file and the reported hash must be exactly Buffer.from(text), whatever sits at a
+// slice boundary (surrogate pairs, lone surrogates, multi-byte characters).
+const piece = fc.constantFrom('a', 'é', '€', '😀', '\ud800', '\udc00', '\n', '\r\n');
+const text = fc
+  .tuple(
+    fc.array(piece, { minLength: 1, maxLength: 8 }),
+    fc.integer({ min: (1 << 18) - 4, max: (1 << 18) + 2 }),
+    fc.nat(2),
+  )
+  .map(([pieces, pad, times]) =>
+    Array.from({ length: times + 1 }, () => 'x'.repeat(pad) + pieces.join('')).join(''),
+  );
+
+describe('writing text a slice at a time', () => {
+  it('writes and hashes exactly the UTF-8 of the text', async () => {
+    await fc.assert(
+      fc.asyncProperty(text, async (t) => {
+        const file = path.join(root, 'f.txt');
+        const out = await writeFileAtomic(file, root, t, opts);
+        const expected = Buffer.from(t, 'utf8');
+        expect(fs.readFileSync(file).equals(expected)).toBe(true);
+        expect(out.bytes).toBe(expected.length);
+        expect(out.sha256).toBe(sha256Hex(expected));
+        expect(sha256Hex(t)).toBe(sha256Hex(expected));
+      }),
+      { numRuns: 25 },
+    );
+  });
+});
+
+describe('reading a big file again', () => {
+  it('gives the bytes on disk now, also when they changed in place at the same size', async () => {
+    const file = path.join(root, 'big.txt');
+    const size = (1 << 20) + 4096;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.nat(size - 1),
+        fc.integer({ min: 1, max: 255 }),
+        fc.boolean(),
+        async (at, byte, sameInode) => {
+          const before = Buffer.alloc(size, 'a');
+          fs.writeFileSync(file, before);
+          const first = await readFileBytes(file, root, { maxBytes: 1 << 30, displayPath: '/big.txt' });
+          expect(first.data.equals(before)).toBe(true);
+          const after = Buffer.from(before);
+          after[at] = byte === 97 ? 98 : byte;
+          if (sameInode) {
+            const fd = fs.openSync(file, 'r+');
+            fs.writeSync(fd, after, at, 1, at);
+            fs.closeSync(fd);
+          } else fs.writeFileSync(file, after);
+          const second = await readFileBytes(file, root, { maxBytes: 1 << 30, displayPath: '/big.txt' });
+          expect(second.data.equals(after)).toBe(true);
+          expect(second.sha256).toBe(sha256Hex(after));
+          // Unchanged: the same bytes again.
+          const third = await readFileBytes(file, root, { maxBytes: 1 << 30, displayPath: '/big.txt' });
+          expect(third.data.equals(after)).toBe(true);
+          expect(third.sha256).toBe(second.sha256);
+        },
+      ),
+      { numRuns: 30 },
+    );
+  });
+});
