@@ -114,6 +114,12 @@ export function boundedUnifiedDiff(
     known?: KnownShared;
     /** Lines before the texts given (they are slices of bigger ones): hunk headers count from there. */
     firstLine?: number;
+    /**
+     * For a reader with little room (a model's context): a run of more added or removed
+     * lines than this shows its first and last halves and a count of the rest. The
+     * result is then a summary, not a patch to apply.
+     */
+    shownPerRun?: number;
   },
 ): BoundedDiff {
   const context = options.context ?? 3;
@@ -130,6 +136,7 @@ export function boundedUnifiedDiff(
         context,
         firstLine: (options.firstLine ?? 0) + cut.lineOffset,
         ...timeBudget(options),
+        ...(options.shownPerRun === undefined ? {} : { shownPerRun: options.shownPerRun }),
       },
     );
   }
@@ -139,7 +146,7 @@ export function boundedUnifiedDiff(
   const { runs, coarse } = anchoredDiff(a, b, options.timeBudgetMs ?? 300);
   if (runs.every((r) => r.kind === '='))
     return { unifiedDiff: '', added: 0, removed: 0, diffLines: 0, coarse: false };
-  const body = formatHunks(a, b, runs, context, options.firstLine ?? 0);
+  const body = formatHunks(a, b, runs, context, options.firstLine ?? 0, options.shownPerRun);
   const unifiedDiff = header + body;
   let added = 0;
   let removed = 0;

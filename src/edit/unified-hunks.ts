@@ -5,7 +5,13 @@ import type { LinesWithEnds, Run } from './anchored-diff.js';
  * last newline: one slice and one replace, so a million inserted lines make one
  * string, not a million.
  */
-function block(t: LinesWithEnds, from: number, to: number, prefix: string): string {
+function block(t: LinesWithEnds, from: number, to: number, prefix: string, shown = Infinity): string {
+  const count = to - from;
+  if (count > shown) {
+    const half = Math.floor(shown / 2);
+    const what = prefix === '+' ? 'added' : prefix === '-' ? 'removed' : 'unchanged';
+    return `${block(t, from, from + half, prefix)}\n${prefix}… ${count - 2 * half} more ${what} lines …\n${block(t, to - half, to, prefix)}`;
+  }
   const text = t.text.slice(t.offset(from), t.offset(to));
   const complete = text.endsWith('\n');
   const lines = complete ? text.slice(0, -1) : text;
@@ -46,6 +52,8 @@ export function formatHunks(
   runs: readonly Run[],
   context: number,
   firstLine = 0,
+  /** A run of more lines than this shows its first and last halves and a count of the rest. */
+  shownPerRun = Infinity,
 ): string {
   const out: string[] = [];
   let ai = 0;
@@ -83,11 +91,11 @@ export function formatHunks(
       keep(ai - lead, ai);
     }
     if (run.kind === '-') {
-      hunk.lines.push(block(a, ai, ai + run.count, '-'));
+      hunk.lines.push(block(a, ai, ai + run.count, '-', shownPerRun));
       hunk.oldCount += run.count;
       ai += run.count;
     } else {
-      hunk.lines.push(block(b, bi, bi + run.count, '+'));
+      hunk.lines.push(block(b, bi, bi + run.count, '+', shownPerRun));
       hunk.newCount += run.count;
       bi += run.count;
     }

@@ -188,6 +188,8 @@ export const editFile: SandboxTool<EditFileInput, EditFileOutput> = {
         newPath: resolved.virtualPath,
         timeBudgetMs: ctx.limits.diffTimeBudgetMs,
         known: edit.unchanged,
+        // The model wrote the new text itself: a huge insertion is not echoed back into its context.
+        shownPerRun: RESULT_LINES_PER_RUN,
       });
       return { newText: edit.newText, edit, diff };
     });
@@ -206,6 +208,9 @@ export const editFile: SandboxTool<EditFileInput, EditFileOutput> = {
     };
   },
 };
+
+/** Lines of one added or removed run shown in full in the result's diff (edit_lines shows as many). */
+const RESULT_LINES_PER_RUN = 200;
 
 function missing(virtualPath: string) {
   return toolError('not_found', `${virtualPath} does not exist; create it with write_file.`);
