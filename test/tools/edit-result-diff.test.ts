@@ -46,8 +46,7 @@ describe("edit_file's result diff", () => {
               expect(diff).toContain('+new 0\n');
               expect(diff).toContain(`+new ${added - 1}`);
             }
-            if (removedExtra > 200)
-              expect(diff).toContain(`-… ${removedExtra - 200} more removed lines …`);
+            if (removedExtra > 200) expect(diff).toContain(`-… ${removedExtra - 200} more removed lines …`);
           }
         },
       ),
