@@ -70,13 +70,13 @@ export function createBinding(input: BindingInput, options: BindingOptions = {})
   const p = input.payload;
   const diff = (p as { unifiedDiff?: unknown }).unifiedDiff;
   const coarse = (p as { diffCoarse?: unknown }).diffCoarse === true;
-  const body: Omit<ApprovalBinding, 'seal'> = {
+  const requested = input.requested;
+  const run = input.edited ?? input.requested;
+  const body: Fields = {
     v: 1,
     toolName: input.toolName,
     ...(input.toolCallId !== undefined ? { toolCallId: input.toolCallId } : {}),
     ...(input.sandboxId !== undefined ? { sandboxId: input.sandboxId } : {}),
-    requestedArgs: input.requested.json,
-    runArgs: (input.edited ?? input.requested).json,
     approved: input.approved,
     ...(input.note !== undefined ? { note: input.note } : {}),
     ...(input.decidedBy === 'system' ? { decidedBy: 'system' as const } : {}),
@@ -91,18 +91,35 @@ export function createBinding(input: BindingInput, options: BindingOptions = {})
     payloadType: p.type,
     decidedAt: new Date().toISOString(),
   };
-  const digests = new Map<string, string>();
-  const binding = Object.freeze({ ...body, seal: sealOf(body, options.secret, digests) });
-  made.set(binding, { run: input.edited ?? input.requested, secret: options.secret });
+  const seal = sealOf(body, { requested: requested.digest, run: run.digest }, options.secret);
+  // The two argument JSONs are read from the captures when the record is serialised or
+  // read: checked in this process, it is compared and sealed by digest, and a 40 MB
+  // `content` is never held again as JSON.
+  const binding = Object.defineProperties(
+    { ...body },
+    {
+      requestedArgs: { get: () => requested.json, enumerable: true },
+      runArgs: { get: () => run.json, enumerable: true },
+      seal: { value: seal, enumerable: true },
+    },
+  ) as ApprovalBinding;
+  Object.freeze(binding);
+  made.set(binding, { requested, run, secret: options.secret });
   return binding;
 }
+
+/** Every field but the seal and the two argument JSONs (which the seal covers by digest). */
+type Fields = Omit<ApprovalBinding, 'seal' | 'requestedArgs' | 'runArgs'>;
 
 /**
  * Bindings made in this process, deep-frozen (nothing in them can change), with
  * the captured arguments that run: checking one again needs no seal recomputed
  * and no arguments parsed back, unless it is checked under another secret.
  */
-const made = new WeakMap<object, { run: CallArguments; secret: string | Uint8Array | undefined }>();
+const made = new WeakMap<
+  object,
+  { requested: CallArguments; run: CallArguments; secret: string | Uint8Array | undefined }
+>();
 
 /** The call as it arrives for execution. */
 export interface ExecutingCall {
@@ -129,7 +146,7 @@ export function verifyBinding(
   const b = binding as ApprovalBinding;
   const own = typeof binding === 'object' && binding !== null ? made.get(binding) : undefined;
   const intact = own !== undefined && own.secret === options.secret;
-  if (!intact && (!isBinding(binding) || !sameSeal(b.seal, sealOf(withoutSeal(b), options.secret))))
+  if (!intact && (!isBinding(binding) || !sameSeal(b.seal, sealOfRecord(b, options.secret))))
     return stale(call, 'the approval record is malformed or was altered after the decision');
   if (b.toolName !== call.toolName) return stale(call, `the approval was given for ${b.toolName}`);
   if (b.toolCallId !== undefined && b.toolCallId !== call.toolCallId)
@@ -142,14 +159,14 @@ export function verifyBinding(
   } catch {
     return stale(call, 'its arguments cannot be compared with the approved ones');
   }
-  if (now.json !== b.requestedArgs)
+  if (now.digest !== (own ? own.requested.digest : sha256Hex(b.requestedArgs)))
     return stale(call, 'its arguments differ from the ones the user was shown and approved');
   if (!b.approved) return { ok: false, error: deniedError(b) };
   return {
     ok: true,
     args: intact ? own.run : argumentsFromJson(b.runArgs),
     context: boundContext(b),
-    edited: b.runArgs !== b.requestedArgs,
+    edited: own ? own.run.digest !== own.requested.digest : b.runArgs !== b.requestedArgs,
   };
 }
 
@@ -207,33 +224,31 @@ function stale(call: ExecutingCall, why: string): BindingCheck {
   };
 }
 
-function withoutSeal(b: ApprovalBinding): Omit<ApprovalBinding, 'seal'> {
-  const { seal: _seal, ...body } = b;
-  return body;
+/** The seal a stored record should carry, from its own fields. */
+function sealOfRecord(b: ApprovalBinding, secret: string | Uint8Array | undefined): string {
+  const { seal: _seal, requestedArgs, runArgs, ...fields } = b;
+  const requested = sha256Hex(requestedArgs);
+  return sealOf(
+    fields,
+    { requested, run: runArgs === requestedArgs ? requested : sha256Hex(runArgs) },
+    secret,
+  );
 }
 
 /**
  * The seal: SHA-256 (HMAC with a secret) of the canonical JSON of every other
- * field, the two argument strings stood in for by their own SHA-256, so a 40 MB
- * `content` is hashed once instead of serialised twice more.
+ * field, the two argument JSONs stood in for by their SHA-256 (`sha256:<hex>`), so
+ * a 40 MB `content` is hashed once instead of serialised twice more.
  */
 function sealOf(
-  body: Omit<ApprovalBinding, 'seal'>,
+  fields: Fields,
+  args: { requested: string; run: string },
   secret: string | Uint8Array | undefined,
-  digests = new Map<string, string>(),
 ): string {
-  const digest = (json: string) => {
-    let d = digests.get(json);
-    if (d === undefined) {
-      d = `sha256:${sha256Hex(json)}`;
-      digests.set(json, d);
-    }
-    return d;
-  };
   const text = canonicalJson({
-    ...body,
-    requestedArgs: digest(body.requestedArgs),
-    runArgs: digest(body.runArgs),
+    ...fields,
+    requestedArgs: `sha256:${args.requested}`,
+    runArgs: `sha256:${args.run}`,
   });
   return secret === undefined
     ? createHash('sha256').update(text).digest('hex')

@@ -7,7 +7,7 @@ import type {
 } from '../contract/approval-types.js';
 import type { FileTarget } from '../contract/file-target.js';
 import type { ApprovalPayload } from '../contract/payloads.js';
-import { canonicalJsonOf } from './call-arguments.js';
+import { argumentsDigestOf } from './call-arguments.js';
 import { canonicalJson } from './canonical-json.js';
 
 const SCOPES: readonly RememberScopeName[] = ['call', 'file', 'mount', 'tool'];
@@ -50,7 +50,7 @@ function keyFor(request: ApprovalRequest, scope: RememberScopeName): string | un
   const sandbox = request.sandboxId ?? '';
   switch (scope) {
     case 'call':
-      return `call\0${sandbox}\0${toolName}\0${canonicalJsonOf(request.args)}\0${filesOf(request)}`;
+      return `call\0${sandbox}\0${toolName}\0${argumentsDigestOf(request.args)}\0${filesOf(request)}`;
     case 'file':
       return payload.path
         ? `file\0${sandbox}\0${toolName}\0${payload.path}\0${dest.path ?? ''}\0${filesOf(request)}`

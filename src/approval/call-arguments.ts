@@ -1,15 +1,41 @@
-import { canonicalJson } from './canonical-json.js';
+import { sha256Hex } from '../fs/state-tracker.js';
+import { canonicalJson, canonicalJsonDigest } from './canonical-json.js';
 
 /**
- * One call's arguments, captured once: the canonical JSON (object keys sorted)
- * and a deep-frozen copy parsed back from it. Getters are read exactly once,
+ * One call's arguments, captured once: a deep-frozen copy, its canonical JSON
+ * (object keys sorted) and that JSON's SHA-256. Getters are read exactly once,
  * here; nothing that happens to the caller's object afterwards (a mutating
  * approval callback, a getter returning something else the second time) can
- * change what is shown, what is bound, or what runs.
+ * change what is shown, what is bound, or what runs. The JSON and the digest are
+ * derived from the frozen copy when first asked for: a call compared and sealed by
+ * digest never holds a 40 MB `content` a second time as JSON.
  */
 export interface CallArguments {
   readonly json: string;
+  readonly digest: string;
   readonly value: unknown;
+}
+
+class Captured implements CallArguments {
+  #json: string | undefined;
+  #digest: string | undefined;
+
+  constructor(
+    readonly value: unknown,
+    json?: string,
+  ) {
+    this.#json = json;
+  }
+
+  get json(): string {
+    this.#json ??= canonicalJson(this.value);
+    return this.#json;
+  }
+
+  get digest(): string {
+    this.#digest ??= this.#json !== undefined ? sha256Hex(this.#json) : canonicalJsonDigest(this.value);
+    return this.#digest;
+  }
 }
 
 /**
@@ -21,7 +47,7 @@ export interface CallArguments {
 const captures = new WeakMap<object, CallArguments>();
 
 export function captureArguments(args: unknown): CallArguments {
-  if (args === undefined) return { json: 'undefined', value: undefined };
+  if (args === undefined) return new Captured(undefined, 'undefined');
   const known = typeof args === 'object' && args !== null ? captures.get(args) : undefined;
   if (known) return known;
   // One pass over the caller's object (key order kept for descriptions), then only the copy is used.
@@ -29,12 +55,7 @@ export function captureArguments(args: unknown): CallArguments {
   // gives, without serialising and parsing a 40 MB `content` twice more.
   const plain = plainCopy(args, new Set());
   const copy: unknown = plain !== NOT_PLAIN ? plain : JSON.parse(JSON.stringify(args) ?? 'null');
-  const json = canonicalJson(copy);
-  // A long JSON comes from JSON.stringify in pieces; its first use (the seal's hash)
-  // copies them into one string. Reading a character does that now, while nothing else
-  // is held, so the pieces are freed before the file is loaded rather than next to it.
-  json.charCodeAt(json.length >> 1);
-  return remember({ json, value: deepFreeze(copy) });
+  return remember(new Captured(deepFreeze(copy)));
 }
 
 const NOT_PLAIN = Symbol('not plain JSON data');
@@ -94,14 +115,14 @@ function plainCopy(value: unknown, path: Set<object>): unknown {
 /** Parses stored canonical JSON back into frozen arguments. */
 export function argumentsFromJson(json: string): CallArguments {
   return json === 'undefined'
-    ? { json, value: undefined }
-    : remember({ json, value: deepFreeze(JSON.parse(json)) });
+    ? new Captured(undefined, json)
+    : remember(new Captured(deepFreeze(JSON.parse(json)), json));
 }
 
-/** The canonical JSON of a value: looked up when the value is a capture's frozen copy. */
-export function canonicalJsonOf(value: unknown): string {
+/** The SHA-256 of a value's canonical JSON: looked up when the value is a capture's frozen copy. */
+export function argumentsDigestOf(value: unknown): string {
   const known = typeof value === 'object' && value !== null ? captures.get(value) : undefined;
-  return known ? known.json : canonicalJson(value);
+  return known ? known.digest : canonicalJsonDigest(value);
 }
 
 function remember(captured: CallArguments): CallArguments {
