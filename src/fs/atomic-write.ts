@@ -34,6 +34,7 @@ export async function writeFileAtomic(
   const tempName = tempFileName(name);
   const temp = dir.child(tempName);
   let fd: number | undefined;
+  let mine: Stats | undefined;
   try {
     // The directory held is the one approved: a directory exchanged in by another process is refused.
     if (bound?.parent !== undefined) assertBoundParent(bound, await dir.identity(), 'Nothing was written.');
@@ -43,43 +44,68 @@ export async function writeFileAtomic(
       constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
       0o600,
     );
+    // The descriptor stays open until the file is in place, so this inode number cannot be reused meanwhile.
+    mine = fs.fstatSync(fd);
     await assertFdInside(fd, temp, realRoot, displayPath);
     const mode = options.mode ?? (existing?.isFile() ? existing.mode & 0o7777 : 0o644);
     const written = await writeFdHashed(fd, data);
     // explicit chmod: the umask must not change the file's mode
     fs.fchmodSync(fd, mode);
     await syncFd(fd);
-    const done = fd;
-    fd = undefined;
-    fs.closeSync(done);
-    if (bound) {
-      // Last check, through the held directory: the entry replaced is the approved file.
-      assertBound(bound, await lstatEntry(target), 'Nothing was written.');
-      // A create claims the name with link(2), which fails if anything appeared there.
-      if (bound.entry === null) claimName(temp, target, displayPath);
-      else fs.renameSync(temp, target);
-    }
+    // Last check, through the held directory: the entry replaced is the approved file.
+    if (bound) assertBound(bound, await lstatEntry(target), 'Nothing was written.');
+    // Another process may have renamed something of its own over the temp name while we
+    // wrote (a link to a file elsewhere, a FIFO): only the file written here is moved in.
+    if (!sameInode(lstatOrUndefined(temp), mine)) throw tempReplaced(displayPath, 'nothing was written');
+    // A create claims the name with link(2), which fails if anything appeared there.
+    if (bound?.entry === null) claimName(temp, target, displayPath, mine);
     // rename replaces the entry: a hardlinked or symlinked target never has its other inode modified.
     else fs.renameSync(temp, target);
+    if (!sameInode(lstatOrUndefined(target), mine))
+      throw tempReplaced(displayPath, 'what the other process put there is now at that path');
+    closeFd(fd);
+    fd = undefined;
     await dir.sync();
     // Temp files of writers killed mid-write (kill -9, power loss) are removed here, best effort.
     await sweepStaleTempFiles(dir).catch(() => undefined);
     return { created: existing === undefined, ...written };
   } catch (error) {
-    if (fd !== undefined) closeFd(fd);
-    try {
-      fs.unlinkSync(temp);
-    } catch {
-      // never created, or already renamed away
+    // Only our own temp file is removed: an entry another process put at its name is not ours.
+    if (mine && sameInode(lstatOrUndefined(temp), mine)) {
+      try {
+        fs.unlinkSync(temp);
+      } catch {
+        // already gone
+      }
     }
+    if (fd !== undefined) closeFd(fd);
     throw asFsError(error, displayPath);
   } finally {
     await dir.close();
   }
 }
 
+function lstatOrUndefined(entry: string): Stats | undefined {
+  try {
+    return fs.lstatSync(entry);
+  } catch {
+    return undefined;
+  }
+}
+
+function sameInode(entry: Stats | undefined, mine: Stats): boolean {
+  return entry !== undefined && entry.isFile() && entry.ino === mine.ino && entry.dev === mine.dev;
+}
+
+function tempReplaced(displayPath: string, outcome: string): FsError {
+  return new FsError(
+    'io_error',
+    `Another process replaced the temporary file while ${displayPath} was being written; ${outcome}. Check what else writes to this directory, then try again.`,
+  );
+}
+
 /** Links the finished temp file in as `target` unless something exists there, then drops the temp name. */
-function claimName(temp: string, target: string, displayPath: string): void {
+function claimName(temp: string, target: string, displayPath: string, mine: Stats): void {
   try {
     fs.linkSync(temp, target);
   } catch (error) {
@@ -94,7 +120,8 @@ function claimName(temp: string, target: string, displayPath: string): void {
       `${displayPath} was created by someone else after its creation was approved; nothing was written.`,
     );
   }
-  fs.unlinkSync(temp);
+  // The temp name is dropped only while it is still ours.
+  if (sameInode(lstatOrUndefined(temp), mine)) fs.unlinkSync(temp);
 }
 
 /** The target's lstat (undefined: missing); refuses a target that is not a regular file or a symlink. */
