@@ -5,6 +5,7 @@ import { openDirectoryInside } from './dir-handle.js';
 import { assertBound, assertBoundParent, type EntryBinding, lstatEntry } from './entry-binding.js';
 import { closeFd, syncFd, writeFdHashed } from './fd-io.js';
 import { FsError } from './fs-error.js';
+import { isOwnEntry, type OwnFile, tempReplaced } from './own-entry.js';
 import { sweepStaleTempFiles } from './stale-temp-files.js';
 import { tempFileName } from './temp-name.js';
 
@@ -34,7 +35,7 @@ export async function writeFileAtomic(
   const tempName = tempFileName(name);
   const temp = dir.child(tempName);
   let fd: number | undefined;
-  let mine: Stats | undefined;
+  let mine: OwnFile | undefined;
   try {
     // The directory held is the one approved: a directory exchanged in by another process is refused.
     if (bound?.parent !== undefined) assertBoundParent(bound, await dir.identity(), 'Nothing was written.');
@@ -56,12 +57,12 @@ export async function writeFileAtomic(
     if (bound) assertBound(bound, await lstatEntry(target), 'Nothing was written.');
     // Another process may have renamed something of its own over the temp name while we
     // wrote (a link to a file elsewhere, a FIFO): only the file written here is moved in.
-    if (!sameInode(lstatOrUndefined(temp), mine)) throw tempReplaced(displayPath, 'nothing was written');
+    if (!isOwnEntry(temp, mine)) throw tempReplaced(displayPath, 'nothing was written');
     // A create claims the name with link(2), which fails if anything appeared there.
     if (bound?.entry === null) claimName(temp, target, displayPath, mine);
     // rename replaces the entry: a hardlinked or symlinked target never has its other inode modified.
     else fs.renameSync(temp, target);
-    if (!sameInode(lstatOrUndefined(target), mine))
+    if (!isOwnEntry(target, mine))
       throw tempReplaced(displayPath, 'what the other process put there is now at that path');
     closeFd(fd);
     fd = undefined;
@@ -71,7 +72,7 @@ export async function writeFileAtomic(
     return { created: existing === undefined, ...written };
   } catch (error) {
     // Only our own temp file is removed: an entry another process put at its name is not ours.
-    if (mine && sameInode(lstatOrUndefined(temp), mine)) {
+    if (mine && isOwnEntry(temp, mine)) {
       try {
         fs.unlinkSync(temp);
       } catch {
@@ -85,27 +86,8 @@ export async function writeFileAtomic(
   }
 }
 
-function lstatOrUndefined(entry: string): Stats | undefined {
-  try {
-    return fs.lstatSync(entry);
-  } catch {
-    return undefined;
-  }
-}
-
-function sameInode(entry: Stats | undefined, mine: Stats): boolean {
-  return entry !== undefined && entry.isFile() && entry.ino === mine.ino && entry.dev === mine.dev;
-}
-
-function tempReplaced(displayPath: string, outcome: string): FsError {
-  return new FsError(
-    'io_error',
-    `Another process replaced the temporary file while ${displayPath} was being written; ${outcome}. Check what else writes to this directory, then try again.`,
-  );
-}
-
 /** Links the finished temp file in as `target` unless something exists there, then drops the temp name. */
-function claimName(temp: string, target: string, displayPath: string, mine: Stats): void {
+function claimName(temp: string, target: string, displayPath: string, mine: OwnFile): void {
   try {
     fs.linkSync(temp, target);
   } catch (error) {
@@ -121,7 +103,7 @@ function claimName(temp: string, target: string, displayPath: string, mine: Stat
     );
   }
   // The temp name is dropped only while it is still ours.
-  if (sameInode(lstatOrUndefined(temp), mine)) fs.unlinkSync(temp);
+  if (isOwnEntry(temp, mine)) fs.unlinkSync(temp);
 }
 
 /** The target's lstat (undefined: missing); refuses a target that is not a regular file or a symlink. */

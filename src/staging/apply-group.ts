@@ -5,6 +5,7 @@ import path from 'node:path';
 import { applyTempName, CHANGESET_JOURNAL_DIR } from '../fs/apply-names.js';
 import { type DirHandle, openDirectoryInside } from '../fs/dir-handle.js';
 import { withFileLock } from '../fs/file-lock.js';
+import { isOwnEntry, type OwnFile, tempReplaced } from '../fs/own-entry.js';
 import { sha256Hex } from '../fs/state-tracker.js';
 
 /** What must be on disk before a group is applied: nothing, or this content with this identity. */
@@ -88,18 +89,25 @@ async function missingDirs(dir: string, realRoot: string, out: string[]): Promis
   out.push(dir);
 }
 
+/** Writes and syncs a file; returns the device and inode written (to check the entry before it is renamed). */
 async function writeSynced(
   file: string,
   data: Buffer | string,
   mode: number,
   exclusive: boolean,
-): Promise<void> {
+): Promise<OwnFile> {
   const flags = constants.O_WRONLY | constants.O_CREAT | (exclusive ? constants.O_EXCL : constants.O_TRUNC);
   const handle = await fs.open(file, flags | constants.O_NOFOLLOW, 0o600);
+  const { dev, ino } = await handle.stat();
   try {
     await handle.writeFile(data);
     await handle.chmod(mode);
     await handle.sync();
+    return { dev, ino };
+  } catch (error) {
+    // A half-written file of ours is removed here (the roll-back only knows finished ones).
+    if (isOwnEntry(file, { dev, ino })) await fs.rm(file, { force: true });
+    throw error;
   } finally {
     await handle.close();
   }
@@ -178,12 +186,14 @@ export async function applyGroup(ops: GroupOp[], hook?: StepHook): Promise<Group
         if (handle) held.set(dir, handle);
         return handle;
       };
+      // What each temp file is (device, inode): only that file is renamed over its target.
+      const own: (OwnFile | null)[] = ops.map(() => null);
       try {
         try {
           for (const [i, op] of ops.entries()) {
             if (!op.final) continue;
             const dir = (await parentOf(op, true))!;
-            await writeSynced(
+            own[i] = await writeSynced(
               dir.child(path.basename(manifest.entries[i]!.temp!)),
               op.final.data,
               op.final.mode,
@@ -191,11 +201,19 @@ export async function applyGroup(ops: GroupOp[], hook?: StepHook): Promise<Group
             );
             await hook?.(`temp:${i}`);
           }
+          // Another process may have renamed something of its own over a temp name meanwhile.
+          for (const [i, op] of ops.entries()) {
+            const mine = own[i];
+            const dir = mine ? await parentOf(op, false) : undefined;
+            if (mine && (!dir || !isOwnEntry(dir.child(path.basename(manifest.entries[i]!.temp!)), mine)))
+              throw tempReplaced(op.virtualPath, 'nothing was applied');
+          }
         } catch (error) {
-          await rollBack(manifest, journal);
+          await rollBack(manifest, journal, own);
           throw error;
         }
-        await writeSynced(path.join(journal, 'committed'), '', 0o600, true);
+        // The marker records each temp file's identity: finishing (now or after a crash) renames only those.
+        await writeSynced(path.join(journal, 'committed'), JSON.stringify({ own }), 0o600, true);
         await syncDir(journal);
         await hook?.('committed');
         try {
@@ -207,15 +225,25 @@ export async function applyGroup(ops: GroupOp[], hook?: StepHook): Promise<Group
         for (const dir of held.values()) await dir.close();
       }
       async function finish() {
+        const replaced: string[] = [];
         for (const [i, op] of ops.entries()) {
           const dir = await parentOf(op, false);
           const entry = manifest.entries[i]!;
-          if (dir && entry.temp)
-            await fs.rename(dir.child(path.basename(entry.temp)), dir.child(path.basename(op.hostPath)));
-          else if (dir) await fs.unlink(dir.child(path.basename(op.hostPath))).catch(ignoreMissing);
+          const mine = own[i];
+          if (dir && entry.temp && mine) {
+            const temp = dir.child(path.basename(entry.temp));
+            // Checked right before the rename: an entry another process put at the temp name is not moved in.
+            if (isOwnEntry(temp, mine)) await fs.rename(temp, dir.child(path.basename(op.hostPath)));
+            else replaced.push(op.virtualPath);
+          } else if (dir) await fs.unlink(dir.child(path.basename(op.hostPath))).catch(ignoreMissing);
           await hook?.(`renamed:${i}`);
         }
         for (const dir of held.values()) await dir.sync();
+        if (replaced.length > 0)
+          throw tempReplaced(
+            replaced.join(', '),
+            `${replaced.join(', ')} kept what was there; the rest of the change set was applied`,
+          );
       }
       await removeJournal(journal);
       await hook?.('done');
@@ -243,8 +271,12 @@ const ignoreMissing = (error: NodeJS.ErrnoException) => {
 };
 
 /** Removes the temps and the directories created for them: the targets were never touched. */
-async function rollBack(manifest: JournalManifest, journal: string): Promise<void> {
-  for (const entry of manifest.entries) if (entry.temp) await fs.unlink(entry.temp).catch(() => undefined);
+async function rollBack(manifest: JournalManifest, journal: string, own: (OwnFile | null)[]): Promise<void> {
+  // Only our own temp files are removed: an entry another process put at a temp name is not ours.
+  for (const [i, entry] of manifest.entries.entries()) {
+    const mine = own[i];
+    if (entry.temp && mine && isOwnEntry(entry.temp, mine)) await fs.rm(entry.temp, { force: true });
+  }
   for (const dir of [...manifest.dirs].reverse()) await fs.rmdir(dir).catch(() => undefined);
   await removeJournal(journal);
 }

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { APPLY_TEMP, CHANGESET_JOURNAL_DIR } from '../contract/reserved-names.js';
+import { isOwnEntry, type OwnFile } from '../fs/own-entry.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
 import type { JournalManifest } from './apply-group.js';
 
@@ -98,8 +99,12 @@ export function recoverChangeSetsSync(sandbox: Sandbox): RecoveryReport {
       // A journal that names anything else is left untouched (and unacted on).
       if (manifest !== undefined && !trustworthy(sandbox, manifest)) continue;
       if (manifest && fs.existsSync(path.join(dir, 'committed'))) {
-        for (const entry of manifest.entries) {
+        const own = ownTemps(dir);
+        for (const [i, entry] of manifest.entries.entries()) {
           if (entry.temp) {
+            // Only the temp file the apply wrote is moved in, not an entry another process put at its name.
+            const mine = own?.[i];
+            if (mine && !isOwnEntry(entry.temp, mine)) continue;
             try {
               fs.renameSync(entry.temp, entry.target);
             } catch (error) {
@@ -128,6 +133,22 @@ export function recoverChangeSetsSync(sandbox: Sandbox): RecoveryReport {
     }
   }
   return report;
+}
+
+/** The temp files' identities the commit marker records (absent in markers of older versions: not checked). */
+function ownTemps(journal: string): (OwnFile | null)[] | undefined {
+  try {
+    const own = (JSON.parse(fs.readFileSync(path.join(journal, 'committed'), 'utf8')) as { own?: unknown })
+      .own;
+    if (!Array.isArray(own)) return undefined;
+    return own.map((o) =>
+      o && typeof o === 'object' && Number.isInteger(o.dev) && Number.isInteger(o.ino)
+        ? { dev: o.dev as number, ino: o.ino as number }
+        : null,
+    );
+  } catch {
+    return undefined;
+  }
 }
 
 export async function recoverChangeSets(sandbox: Sandbox): Promise<RecoveryReport> {
