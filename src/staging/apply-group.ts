@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { constants } from 'node:fs';
+import fsSync, { constants } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { applyTempName, CHANGESET_JOURNAL_DIR } from '../fs/apply-names.js';
 import { type DirHandle, openDirectoryInside } from '../fs/dir-handle.js';
+import { closeFd, readFdToEnd, syncFd, writeFdHashed } from '../fs/fd-io.js';
 import { withFileLock } from '../fs/file-lock.js';
 import { isOwnEntry, type OwnFile, tempReplaced } from '../fs/own-entry.js';
 import { sha256Hex } from '../fs/state-tracker.js';
@@ -63,9 +64,9 @@ async function lockAll<T>(keys: string[], fn: () => Promise<T>): Promise<T> {
 
 /** Checks one file against what the group expects; a reason when it differs. */
 async function verify(op: GroupOp): Promise<string | undefined> {
-  let stat: import('node:fs').Stats | undefined;
+  let stat: fsSync.Stats | undefined;
   try {
-    stat = await fs.lstat(op.hostPath);
+    stat = fsSync.lstatSync(op.hostPath);
   } catch {
     stat = undefined;
   }
@@ -74,17 +75,28 @@ async function verify(op: GroupOp): Promise<string | undefined> {
   if (!stat || !stat.isFile()) return `${op.virtualPath} was deleted or replaced on disk since it was staged`;
   if (op.expect.dev !== undefined && (stat.dev !== op.expect.dev || stat.ino !== op.expect.ino))
     return `${op.virtualPath} was replaced on disk (a different file) since it was staged`;
-  const sha = sha256Hex(await fs.readFile(op.hostPath));
+  const sha = sha256Hex(await readWhole(op.hostPath));
   return sha === op.expect.sha256 ? undefined : `${op.virtualPath} changed on disk since it was staged`;
+}
+
+/** A file's bytes (metadata calls synchronous, like the rest of the file layer: see fd-io.ts). */
+async function readWhole(file: string): Promise<Buffer> {
+  const fd = fsSync.openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  try {
+    return await readFdToEnd(fd, fsSync.fstatSync(fd).size);
+  } finally {
+    closeFd(fd);
+  }
 }
 
 async function missingDirs(dir: string, realRoot: string, out: string[]): Promise<void> {
   if (dir === realRoot || out.includes(dir)) return;
-  const exists = await fs.lstat(dir).then(
-    () => true,
-    () => false,
-  );
-  if (exists) return;
+  try {
+    fsSync.lstatSync(dir);
+    return;
+  } catch {
+    // missing: created, and listed for the roll-back
+  }
   await missingDirs(path.dirname(dir), realRoot, out);
   out.push(dir);
 }
@@ -97,27 +109,31 @@ async function writeSynced(
   exclusive: boolean,
 ): Promise<OwnFile> {
   const flags = constants.O_WRONLY | constants.O_CREAT | (exclusive ? constants.O_EXCL : constants.O_TRUNC);
-  const handle = await fs.open(file, flags | constants.O_NOFOLLOW, 0o600);
-  const { dev, ino } = await handle.stat();
+  const fd = fsSync.openSync(file, flags | constants.O_NOFOLLOW, 0o600);
+  const { dev, ino } = fsSync.fstatSync(fd);
   try {
-    await handle.writeFile(data);
-    await handle.chmod(mode);
-    await handle.sync();
+    await writeFdHashed(fd, data);
+    fsSync.fchmodSync(fd, mode);
+    await syncFd(fd);
     return { dev, ino };
   } catch (error) {
     // A half-written file of ours is removed here (the roll-back only knows finished ones).
-    if (isOwnEntry(file, { dev, ino })) await fs.rm(file, { force: true });
+    if (isOwnEntry(file, { dev, ino })) fsSync.rmSync(file, { force: true });
     throw error;
   } finally {
-    await handle.close();
+    closeFd(fd);
   }
 }
 
 async function syncDir(dir: string): Promise<void> {
-  const handle = await fs.open(dir, constants.O_RDONLY | constants.O_DIRECTORY).catch(() => undefined);
-  if (!handle) return;
-  await handle.sync().catch(() => undefined);
-  await handle.close();
+  let fd: number;
+  try {
+    fd = fsSync.openSync(dir, constants.O_RDONLY | constants.O_DIRECTORY);
+  } catch {
+    return;
+  }
+  await syncFd(fd).catch(() => undefined);
+  closeFd(fd);
 }
 
 /**
@@ -146,7 +162,7 @@ export async function applyGroup(ops: GroupOp[], hook?: StepHook): Promise<Group
       // Another apply may remove the (then empty) journal directory just now: try again.
       for (let attempt = 0; ; attempt++) {
         try {
-          await fs.mkdir(journal, { recursive: true });
+          fsSync.mkdirSync(journal, { recursive: true });
           break;
         } catch (error) {
           if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || attempt >= 3) throw error;
@@ -165,7 +181,7 @@ export async function applyGroup(ops: GroupOp[], hook?: StepHook): Promise<Group
         dirs,
       };
       await writeSynced(path.join(journal, 'manifest.tmp'), JSON.stringify(manifest), 0o600, true);
-      await fs.rename(path.join(journal, 'manifest.tmp'), path.join(journal, 'manifest.json'));
+      fsSync.renameSync(path.join(journal, 'manifest.tmp'), path.join(journal, 'manifest.json'));
       await syncDir(journal);
       await hook?.('journal');
       // Every parent is held open and verified inside its mount (created level by level when
@@ -233,7 +249,7 @@ export async function applyGroup(ops: GroupOp[], hook?: StepHook): Promise<Group
           if (dir && entry.temp && mine) {
             const temp = dir.child(path.basename(entry.temp));
             // Checked right before the rename: an entry another process put at the temp name is not moved in.
-            if (isOwnEntry(temp, mine)) await fs.rename(temp, dir.child(path.basename(op.hostPath)));
+            if (isOwnEntry(temp, mine)) fsSync.renameSync(temp, dir.child(path.basename(op.hostPath)));
             else replaced.push(op.virtualPath);
           } else if (dir) await fs.unlink(dir.child(path.basename(op.hostPath))).catch(ignoreMissing);
           await hook?.(`renamed:${i}`);
@@ -253,7 +269,7 @@ export async function applyGroup(ops: GroupOp[], hook?: StepHook): Promise<Group
           written.push({ virtualPath: op.virtualPath, sha256: null });
           continue;
         }
-        const stat = await fs.lstat(op.hostPath);
+        const stat = fsSync.lstatSync(op.hostPath);
         written.push({
           virtualPath: op.virtualPath,
           sha256: sha256Hex(op.final.data),
@@ -283,6 +299,10 @@ async function rollBack(manifest: JournalManifest, journal: string, own: (OwnFil
 
 /** Removes one journal, and the journal directory when no other apply is using it. */
 async function removeJournal(journal: string): Promise<void> {
-  await fs.rm(journal, { recursive: true, force: true });
-  await fs.rmdir(path.dirname(journal)).catch(() => undefined);
+  fsSync.rmSync(journal, { recursive: true, force: true });
+  try {
+    fsSync.rmdirSync(path.dirname(journal));
+  } catch {
+    // another apply's journal is still there
+  }
 }
