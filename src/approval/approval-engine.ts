@@ -22,7 +22,7 @@ import { type CallArguments, captureArguments, requestCopy, withPreview } from '
 import { ApprovalAborted } from './errors.js';
 import { type AppliedChain, chainKey, rebasedContext } from './rebase.js';
 import { userEditedOutcome } from './user-edit.js';
-import { rememberScopeOf, validateDecision } from './validate-decision.js';
+import { checkRememberedEdit, rememberScopeOf, validateDecision } from './validate-decision.js';
 
 /**
  * The one path every approved call takes, whatever mode asked the person
@@ -57,16 +57,6 @@ export function underFileLocks<T>(keys: readonly string[], run: () => Promise<T>
   return [...new Set(keys)]
     .sort()
     .reduceRight<() => Promise<T>>((next, key) => () => withFileLock(`approval\0${key}`, next), run)();
-}
-
-/** The virtual paths a call names, for toolsets that cannot resolve them to files. */
-export function pathKeys(args: unknown): string[] {
-  if (args === null || typeof args !== 'object') return [];
-  const a = args as Record<string, unknown>;
-  const keys = [a.path, a.file_path, a.source, a.destination].filter(
-    (v): v is string => typeof v === 'string',
-  );
-  return [...new Set(keys.map((k) => k.trim()))].sort();
 }
 
 // 2. request ------------------------------------------------------------------------------------
@@ -152,6 +142,7 @@ export async function askPerson(request: ApprovalRequest, o: AskOptions): Promis
     try {
       // The callback gets its own copies: whatever it does to them, what runs (and what is remembered) is the captured call.
       decision = validateDecision(await o.approve(requestCopy(request)));
+      checkRememberedEdit(request.args, decision);
     } catch (error) {
       if (error instanceof ApprovalAborted) {
         o.onAborted?.();

@@ -8,7 +8,6 @@ import {
   askPerson,
   bindDecision,
   type CallAudit,
-  pathKeys,
   runBound,
   underFileLocks,
 } from './approval-engine.js';
@@ -17,6 +16,7 @@ import { type AuditEvent, type AuditSink, fanOut, toolResultEvent } from './audi
 import { blockedOutcome } from './blocked-outcome.js';
 import { type CallArguments, captureArguments } from './call-arguments.js';
 import { describeCall, genericPayload, needsApprovalFromConfig } from './config.js';
+import { pathKeys } from './path-keys.js';
 import { SerialQueue } from './serial-queue.js';
 
 /** What ApprovalToolset needs of the toolset it wraps (FileSystemToolset, or any custom one). */

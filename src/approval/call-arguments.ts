@@ -140,14 +140,17 @@ function deepFreeze<T>(value: T): T {
 }
 
 /**
- * The request as handed to an approval callback: its own copies of the arguments
- * and payload. Whatever the callback does to them, the layer keeps using its
+ * The request as handed to an approval callback: its own copies of every field
+ * (arguments, payload, targets). Whatever the callback does to them, the layer keeps using its
  * originals (for what runs, for what is remembered, for the binding).
  */
 export function requestCopy<R extends { args: unknown; payload: unknown; previewEdit?: unknown }>(
   request: R,
 ): R {
-  const copy = { ...request, args: cloneData(request.args), payload: cloneData(request.payload) };
+  // Every field is copied (the targets a binding checks, too), not only the ones a callback is expected to touch.
+  const copy = Object.fromEntries(
+    Object.entries(request).map(([key, value]) => [key, key === 'previewEdit' ? value : cloneData(value)]),
+  ) as R;
   return withPreview(copy, request.previewEdit);
 }
 

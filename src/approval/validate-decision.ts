@@ -1,4 +1,5 @@
 import type { ApprovalDecision, RememberScopeName } from '../contract/approval-types.js';
+import { pathKeys } from './path-keys.js';
 
 const SCOPE_NAMES: readonly string[] = ['call', 'file', 'mount', 'tool'] satisfies RememberScopeName[];
 
@@ -45,6 +46,26 @@ export function validateDecision(value: unknown): ApprovalDecision {
   if (overrideArgs !== undefined && (overrideArgs === null || typeof overrideArgs !== 'object'))
     throw new TypeError(`ApprovalDecision.overrideArgs must be an object, got ${typeName(overrideArgs)}.`);
   return value as ApprovalDecision;
+}
+
+/**
+ * A decision that edits the call (overrideArgs) and asks to be remembered: what is
+ * remembered is keyed by the call as the model sent it, which the person did not
+ * approve as sent. "This exact call" is then refused outright, and a wider scope only
+ * while the edit keeps the files the call names (else the next call on the model's
+ * file would run unasked). Refused as a TypeError, like any malformed decision.
+ */
+export function checkRememberedEdit(args: unknown, decision: ApprovalDecision): void {
+  const scope = rememberScopeOf(decision);
+  if (!decision.approved || decision.overrideArgs === undefined || scope === undefined) return;
+  if (scope === 'call')
+    throw new TypeError(
+      "An ApprovalDecision that edits the call (overrideArgs) cannot also remember this exact call: the model's call as sent was not approved. Remember nothing, or a file, mount or tool scope.",
+    );
+  if (pathKeys(args).join('\0') !== pathKeys(decision.overrideArgs).join('\0'))
+    throw new TypeError(
+      'An ApprovalDecision whose overrideArgs change the files the call names cannot also be remembered: the scope would cover the file the model named, which the person did not approve. Remember nothing for such an edit.',
+    );
 }
 
 /** 'session' means this exact call; a scope object names its scope; 'none' or nothing remembers nothing. */
