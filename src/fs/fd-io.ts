@@ -63,20 +63,21 @@ async function writeFdAll(fd: number, data: Buffer, sync: boolean): Promise<void
 
 /**
  * Writes bytes, or a string's UTF-8, at the descriptor's position and returns their
- * count and SHA-256. A string is encoded a slice at a time into one small buffer, so
- * writing a 40 MB text never holds a 40 MB copy of it.
+ * count and SHA-256. A long string is encoded a slice at a time into one small buffer,
+ * so writing a 40 MB text never holds a 40 MB copy of it.
  */
 export async function writeFdHashed(
   fd: number,
   data: string | Buffer,
 ): Promise<{ bytes: number; sha256: string }> {
   const hash = createHash('sha256');
-  if (typeof data !== 'string') {
-    await writeFdAll(fd, data, data.length <= SYNC_DATA_MAX);
-    return { bytes: data.length, sha256: hash.update(data).digest('hex') };
+  // Bytes, or a text small enough to encode at once (its exact size, no scratch buffer to collect).
+  if (typeof data !== 'string' || data.length <= WHOLE_CHARS) {
+    const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+    await writeFdAll(fd, bytes, bytes.length <= SYNC_DATA_MAX);
+    return { bytes: bytes.length, sha256: hash.update(bytes).digest('hex') };
   }
-  const sync = data.length <= SYNC_DATA_MAX / 3;
-  const slice = Buffer.allocUnsafe(Math.min(data.length, SLICE_CHARS) * 3);
+  const slice = Buffer.allocUnsafe(SLICE_CHARS * 3);
   let bytes = 0;
   for (let at = 0; at < data.length; ) {
     let end = Math.min(data.length, at + SLICE_CHARS);
@@ -86,7 +87,7 @@ export async function writeFdHashed(
     const n = slice.write(data.slice(at, end), 0, 'utf8');
     const encoded = slice.subarray(0, n);
     hash.update(encoded);
-    await writeFdAll(fd, encoded, sync);
+    await writeFdAll(fd, encoded, false);
     bytes += n;
     at = end;
   }
@@ -95,6 +96,8 @@ export async function writeFdHashed(
 
 /** Characters encoded per slice (at most three bytes each in UTF-8). */
 const SLICE_CHARS = 1 << 18;
+/** A text up to this long is encoded in one go: a copy of a few MB costs less than slicing. */
+const WHOLE_CHARS = 1 << 22;
 
 /** fsync, off the event loop: it waits for the disk. */
 export function syncFd(fd: number): Promise<void> {
