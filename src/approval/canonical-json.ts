@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { sha256Hex } from '../fs/state-tracker.js';
+import { textSlices } from '../text/text-slices.js';
 
 /** JSON with object keys sorted at every level: equal arguments give equal strings. */
 export function canonicalJson(value: unknown): string {
@@ -77,13 +78,6 @@ function writeJson(value: unknown, out: (piece: string) => void): void {
 
 function writeLongString(value: string, out: (piece: string) => void): void {
   out('"');
-  for (let at = 0; at < value.length; ) {
-    let end = Math.min(value.length, at + SLICE);
-    // A surrogate pair is never cut in two (each half alone would be escaped as \udxxx).
-    const last = value.charCodeAt(end - 1);
-    if (end < value.length && last >= 0xd800 && last <= 0xdbff) end--;
-    out(JSON.stringify(value.slice(at, end)).slice(1, -1));
-    at = end;
-  }
+  for (const slice of textSlices(value, SLICE)) out(JSON.stringify(slice).slice(1, -1));
   out('"');
 }

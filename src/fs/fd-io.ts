@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { promisify } from 'node:util';
+import { textSlices } from '../text/text-slices.js';
 
 /**
  * How the file layer talks to the kernel. Metadata calls (open, fstat, lstat,
@@ -79,17 +80,11 @@ export async function writeFdHashed(
   }
   const slice = Buffer.allocUnsafe(SLICE_CHARS * 3);
   let bytes = 0;
-  for (let at = 0; at < data.length; ) {
-    let end = Math.min(data.length, at + SLICE_CHARS);
-    // A surrogate pair is never cut in two (each half alone would encode as U+FFFD).
-    const last = data.charCodeAt(end - 1);
-    if (end < data.length && last >= 0xd800 && last <= 0xdbff) end--;
-    const n = slice.write(data.slice(at, end), 0, 'utf8');
-    const encoded = slice.subarray(0, n);
+  for (const text of textSlices(data, SLICE_CHARS)) {
+    const encoded = slice.subarray(0, slice.write(text, 0, 'utf8'));
     hash.update(encoded);
     await writeFdAll(fd, encoded, false);
-    bytes += n;
-    at = end;
+    bytes += encoded.length;
   }
   return { bytes, sha256: hash.digest('hex') };
 }

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { textSlices } from '../text/text-slices.js';
 
 /** Strings are hashed a slice at a time: hashing one whole converts it to a full-size UTF-8 copy first. */
 const STRING_SLICE = 1 << 20;
@@ -7,14 +8,7 @@ const STRING_SLICE = 1 << 20;
 export function sha256Hex(data: string | Buffer): string {
   const hash = createHash('sha256');
   if (typeof data !== 'string' || data.length <= STRING_SLICE) return hash.update(data).digest('hex');
-  for (let at = 0; at < data.length; ) {
-    let end = Math.min(data.length, at + STRING_SLICE);
-    // A surrogate pair is never cut in two (each half alone would encode as U+FFFD).
-    const last = data.charCodeAt(end - 1);
-    if (end < data.length && last >= 0xd800 && last <= 0xdbff) end--;
-    hash.update(data.slice(at, end));
-    at = end;
-  }
+  for (const slice of textSlices(data, STRING_SLICE)) hash.update(slice);
   return hash.digest('hex');
 }
 
