@@ -148,11 +148,31 @@ export function renderHashedPage(
 const SCRATCH_BYTES = 1 << 20;
 let shared: Buffer | undefined;
 
-/** A buffer of at least `size` bytes: the shared one for a page, a fresh one for anything bigger. */
+/**
+ * A bigger layout buffer is kept this long after its last use: a file read again
+ * (an agent re-reading after each edit) reuses its pages instead of faulting in
+ * fresh memory for every read, and nothing that big stays held for good.
+ */
+const LARGE_KEEP_MS = 2_000;
+let large: Buffer | undefined;
+let largeTimer: NodeJS.Timeout | undefined;
+
+/** A buffer of at least `size` bytes: the shared one for a page, a kept or fresh one for anything bigger. */
 function scratch(size: number): Buffer {
-  if (size > SCRATCH_BYTES) return Buffer.allocUnsafe(size);
-  shared ??= Buffer.allocUnsafe(SCRATCH_BYTES);
-  return shared;
+  if (size <= SCRATCH_BYTES) {
+    shared ??= Buffer.allocUnsafe(SCRATCH_BYTES);
+    return shared;
+  }
+  if (!large || large.length < size) {
+    large = undefined; // the old one can go before the new one is allocated
+    large = Buffer.allocUnsafe(size);
+  }
+  clearTimeout(largeTimer);
+  largeTimer = setTimeout(() => {
+    large = undefined;
+  }, LARGE_KEEP_MS);
+  largeTimer.unref();
+  return large;
 }
 
 /**

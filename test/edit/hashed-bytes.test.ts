@@ -75,4 +75,25 @@ describe('hashed reads from bytes', () => {
       { numRuns: 500 },
     );
   });
+
+  it('renders pages bigger than the shared page buffer exactly, one after another, whatever the buffer held before', () => {
+    // Sizes around the 1 MiB page buffer and the kept larger one: each render must see
+    // only its own bytes, also when a smaller or a UTF-16 page reuses a bigger buffer.
+    const make = (count: number, width: number, tail: string) =>
+      Array.from({ length: count }, (_, i) => `${String(i).padStart(width, '0')}${tail}`);
+    const pages = [
+      make(40_000, 40, 'a'), // ~1.9 MB ASCII
+      make(70_000, 20, 'b'), // ~1.9 MB with more lines: more prefix bytes
+      make(30_000, 30, 'é'), // UTF-16, ~2.4 MB laid out
+      make(25_000, 41, '}'), // just above 1 MiB
+      make(3, 5, 'z'), // back to the page buffer
+      make(40_000, 40, 'a'),
+    ];
+    for (const lines of pages) {
+      const text = lines.join('\n');
+      const expected = lines.map((l, k) => `${7 + k}#${hex(lineHash32(l), 6)}|${l}`).join('\n');
+      expect(renderHashedText(text, 7).content === expected).toBe(true);
+    }
+  });
 });
+
