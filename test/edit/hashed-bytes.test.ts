@@ -96,4 +96,3 @@ describe('hashed reads from bytes', () => {
     }
   });
 });
-
