@@ -127,14 +127,10 @@ export const CASES: Case[] = [
     target: '≤ 2× floor',
     text: sourceFile,
     floor: (n) => [`${sourceLine(mid(n))}\nnot there`, 'x'],
-    call:
-      (n, { toolset }) =>
-      () =>
-        toolset.callTool('edit_file', {
-          path: '/f.txt',
-          old_string: `${sourceLine(mid(n)).replace('compute', 'kompute')}\n  missing();\n  return nothing;`,
-          new_string: 'x',
-        }),
+    call: (n, { toolset }) => {
+      const old_string = `${sourceLine(mid(n)).replace('compute', 'kompute')}\n  missing();\n  return nothing;`;
+      return () => toolset.callTool('edit_file', { path: '/f.txt', old_string, new_string: 'x' });
+    },
     mayFail: true,
   },
   {
@@ -142,14 +138,12 @@ export const CASES: Case[] = [
     target: '≤ 2× floor',
     text: sourceFile,
     floor: (n) => [`${sourceLine(mid(n))}\n`, `${sourceLine(mid(n))}\n${inserted(n)}\n`],
-    call:
-      (n, { toolset }) =>
-      () =>
-        toolset.callTool('edit_file', {
-          path: '/f.txt',
-          old_string: `${sourceLine(mid(n))}\n`,
-          new_string: `${sourceLine(mid(n))}\n${inserted(n)}\n`,
-        }),
+    call: (n, { toolset }) => {
+      // Arguments built once, outside the timed call, as the floor's strings are.
+      const old_string = `${sourceLine(mid(n))}\n`;
+      const new_string = `${sourceLine(mid(n))}\n${inserted(n)}\n`;
+      return () => toolset.callTool('edit_file', { path: '/f.txt', old_string, new_string });
+    },
   },
   {
     name: 'edit_lines inserting as many lines as the file has',
@@ -165,13 +159,14 @@ export const CASES: Case[] = [
       });
       state.anchor = String((read as { data: { content: string } }).data.content).split('|')[0]!;
     },
-    call:
-      (n, { toolset, state }) =>
-      () =>
+    call: (n, { toolset, state }) => {
+      const content = inserted(n);
+      return () =>
         toolset.callTool('edit_lines', {
           path: '/f.txt',
-          operations: [{ op: 'insert_after', hash: state.anchor!, content: inserted(n) }],
-        }),
+          operations: [{ op: 'insert_after', hash: state.anchor!, content }],
+        });
+    },
   },
   {
     name: 'patch_file inserting as many lines as the file has',
