@@ -91,16 +91,24 @@ export function createBinding(input: BindingInput, options: BindingOptions = {})
     payloadType: p.type,
     decidedAt: new Date().toISOString(),
   };
-  const seal = sealOf(body, { requested: requested.digest, run: run.digest }, options.secret);
-  // The two argument JSONs are read from the captures when the record is serialised or
-  // read: checked in this process, it is compared and sealed by digest, and a 40 MB
-  // `content` is never held again as JSON.
+  // The two argument JSONs and the seal are worked out when the record is serialised or
+  // read: checked in this process (the captures are kept, see `made`), it needs neither,
+  // a 40 MB `content` is never held again as JSON, and its digest is taken only then.
+  let seal: string | undefined;
+  // The key as it is now: a caller's buffer changed later must not change the seal.
+  const secret = options.secret instanceof Uint8Array ? Uint8Array.from(options.secret) : options.secret;
   const binding = Object.defineProperties(
     { ...body },
     {
       requestedArgs: { get: () => requested.json, enumerable: true },
       runArgs: { get: () => run.json, enumerable: true },
-      seal: { value: seal, enumerable: true },
+      seal: {
+        get: () => {
+          seal ??= sealOf(body, { requested: requested.digest, run: run.digest }, secret);
+          return seal;
+        },
+        enumerable: true,
+      },
     },
   ) as ApprovalBinding;
   Object.freeze(binding);
@@ -159,14 +167,19 @@ export function verifyBinding(
   } catch {
     return stale(call, 'its arguments cannot be compared with the approved ones');
   }
-  if (now.digest !== (own ? own.requested.digest : sha256Hex(b.requestedArgs)))
-    return stale(call, 'its arguments differ from the ones the user was shown and approved');
+  // The very capture that was approved (this process) is equal without hashing it.
+  const same = own
+    ? now === own.requested || now.digest === own.requested.digest
+    : now.digest === sha256Hex(b.requestedArgs);
+  if (!same) return stale(call, 'its arguments differ from the ones the user was shown and approved');
   if (!b.approved) return { ok: false, error: deniedError(b) };
   return {
     ok: true,
     args: intact ? own.run : argumentsFromJson(b.runArgs),
     context: boundContext(b),
-    edited: own ? own.run.digest !== own.requested.digest : b.runArgs !== b.requestedArgs,
+    edited: own
+      ? own.run !== own.requested && own.run.digest !== own.requested.digest
+      : b.runArgs !== b.requestedArgs,
   };
 }
 

@@ -113,7 +113,10 @@ export class ApprovalMemory implements ApprovalMemoryView {
 
   /** The narrowest remembered decision covering this request. */
   lookup(request: ApprovalRequest): RememberedApproval | undefined {
+    const remembered = new Set([...this.entries.values()].map((e) => e.scope));
     for (const scope of SCOPES) {
+      // A scope nothing is remembered at is not keyed: a call's key hashes its arguments.
+      if (!remembered.has(scope)) continue;
       const key = keyFor(request, scope);
       const hit = key === undefined ? undefined : this.entries.get(key);
       if (hit) return hit;

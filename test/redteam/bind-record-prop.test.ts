@@ -190,11 +190,14 @@ describe('ApprovalBinding records over generated arguments', () => {
     expect({ ...b }.runArgs).toBe(want);
     expect((v8.deserialize(v8.serialize(b)) as ApprovalBinding).runArgs).toBe(want);
     // requestedArgs / runArgs are written out from the captured arguments when read (a 40 MB content
-    // is not held twice as JSON); every other field is an own data property, and all are enumerable.
+    // is not held twice as JSON), and the seal over their digests is worked out then too; every
+    // other field is an own data property, and all are enumerable.
     const accessors = Object.entries(Object.getOwnPropertyDescriptors(b))
       .filter(([, d]) => !('value' in d))
       .map(([k]) => k);
-    expect(accessors.sort()).toEqual(['requestedArgs', 'runArgs']);
+    expect(accessors.sort()).toEqual(['requestedArgs', 'runArgs', 'seal']);
+    expect(b.seal).toBe(b.seal);
+    expect(JSON.parse(JSON.stringify(b)).seal).toBe(b.seal);
     expect(Object.keys(JSON.parse(JSON.stringify(b))).sort()).toEqual(Object.keys(b).sort());
   });
 
