@@ -34,12 +34,13 @@ function buildWritePayload(
   current: LoadedFile | undefined,
 ): WritePayload {
   const lines = countLines(content);
+  const existingLines = current ? countLines(current.text) : null;
   const bytes = byteLength(content);
   const preview = firstLines(content, PREVIEW_LINES);
   const payload: WritePayload = {
     type: 'write',
     description: current
-      ? `Overwrite ${virtualPath} (${countLines(current.text)} → ${lines} lines)`
+      ? `Overwrite ${virtualPath} (${existingLines} → ${lines} lines)`
       : `Create ${virtualPath} (${lines} lines, ${bytes} bytes)`,
     path: virtualPath,
     mount,
@@ -50,7 +51,7 @@ function buildWritePayload(
     preview: preview.text,
     previewTruncated: preview.truncated,
     fileExists: current !== undefined,
-    existingLines: current ? countLines(current.text) : null,
+    existingLines,
     existingBytes: current ? current.bytes : null,
   };
   if (current) {
