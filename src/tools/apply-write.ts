@@ -10,6 +10,8 @@ import {
   checkApprovedTarget,
   checkBaseSha256,
   checkReadIdentity,
+  loadingApproved,
+  resolveApproved,
   resolvedField,
   throughLinks,
 } from './file-state.js';
@@ -82,11 +84,11 @@ export async function applyWrite<P extends { newText: string }>(
   baseSha256: string | undefined,
   compute: (current: LoadedFile | undefined, resolved: ResolvedPath) => Promise<P> | P,
 ): Promise<WriteOutcome<P>> {
-  const first = ctx.sandbox.resolve(path, 'write');
+  const first = resolveApproved(ctx, 'path', path, 'write');
   return withLock(first, async () => {
-    const resolved = ctx.sandbox.resolve(path, 'write');
+    const resolved = resolveApproved(ctx, 'path', path, 'write');
     checkApprovedTarget(ctx, 'path', resolved);
-    const before = await loadFile(ctx, resolved);
+    const before = await loadingApproved(ctx, 'path', resolved, () => loadFile(ctx, resolved));
     checkReadIdentity(ctx, 'path', resolved.virtualPath, before);
     checkApprovedState(ctx, resolved.virtualPath, ctx.approvedBaseSha256, before);
     checkBaseSha256(ctx, resolved.virtualPath, baseSha256, before);

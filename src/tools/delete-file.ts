@@ -12,6 +12,8 @@ import {
   checkApprovedState,
   checkApprovedTarget,
   checkReadIdentity,
+  loadingApproved,
+  resolveApproved,
   resolvedField,
   throughLinks,
 } from './file-state.js';
@@ -91,11 +93,11 @@ export const deleteFile: SandboxTool<DeleteFileInput, DeleteFileOutput> = {
     const link = resolveLink(ctx.sandbox, input.path, 'write');
     if (link) refuseStagedLink(ctx, link.virtualPath);
     if (link) return deleteLink(ctx, input.path, link);
-    const first = ctx.sandbox.resolve(input.path, 'write');
+    const first = resolveApproved(ctx, 'path', input.path, 'write');
     return withLock(first, async () => {
-      const resolved = ctx.sandbox.resolve(input.path, 'write');
+      const resolved = resolveApproved(ctx, 'path', input.path, 'write');
       checkApprovedTarget(ctx, 'path', resolved);
-      const current = await loadBytes(ctx, resolved);
+      const current = await loadingApproved(ctx, 'path', resolved, () => loadBytes(ctx, resolved));
       if (!current)
         throw toolError('not_found', `${resolved.virtualPath} does not exist; nothing to delete.`);
       checkReadIdentity(ctx, 'path', resolved.virtualPath, current);

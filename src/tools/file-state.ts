@@ -1,5 +1,7 @@
-import type { EntryBinding } from '../fs/entry-binding.js';
+import { SandboxError } from '../contract/errors.js';
+import { assertBound, type EntryBinding, lstatEntry } from '../fs/entry-binding.js';
 import { sha256Hex } from '../fs/state-tracker.js';
+import type { AccessKind, ResolvedPath } from '../sandbox/sandbox.js';
 import { type FileTarget, fileTargetOf, type ResolvedTarget, targetChange } from '../sandbox/target.js';
 import type { LoadedFile } from './file-io.js';
 import { toolError } from './tool-error.js';
@@ -123,6 +125,55 @@ export function checkApprovedTarget(
     'stale_approval',
     `${why}, so the approved change was not applied (the user approved it for another file). Nothing was written. Make the call again to have it approved as it is.`,
   );
+}
+
+/**
+ * sandbox.resolve for an execution. An approved file that is now gone, or not a
+ * regular file (a FIFO, a socket, a directory …), was removed or replaced after it was
+ * approved: the call is refused as `stale_approval`, like any other replacement, not
+ * as the model's mistake.
+ */
+export function resolveApproved(
+  ctx: ToolContext,
+  role: 'path' | 'destination',
+  path: string,
+  access: AccessKind,
+): ResolvedPath {
+  try {
+    return ctx.sandbox.resolve(path, access);
+  } catch (error) {
+    const approved = ctx.approvedTargets?.[role];
+    const existed = approved !== undefined && !approved.identity.startsWith('missing ');
+    const code = error instanceof SandboxError ? error.code : undefined;
+    if (existed && (code === 'not_a_file' || code === 'not_found')) {
+      const what = code === 'not_found' ? 'was removed' : 'was replaced by something that is not a regular file';
+      throw toolError(
+        'stale_approval',
+        `${approved.name} ${what} after it was approved, so the approved call was not run (the user approved it for the file that was there). Nothing was changed. Make the call again to have it approved as it is.`,
+      );
+    }
+    throw error;
+  }
+}
+
+/**
+ * Runs an execution's load of an approved file. When it fails (a binary file, one
+ * too large, something that is not a file …) on what is no longer the approved file,
+ * the file was replaced after the approval: `stale_approval`, not the model's mistake.
+ */
+export async function loadingApproved<T>(
+  ctx: ToolContext,
+  role: 'path' | 'destination',
+  resolved: { hostPath: string },
+  load: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await load();
+  } catch (error) {
+    const bound = boundEntry(ctx, role);
+    if (bound?.entry) assertBound(bound, await lstatEntry(resolved.hostPath), 'Nothing was changed.');
+    throw error;
+  }
 }
 
 /**

@@ -7,7 +7,13 @@ import type { ResolvedPath } from '../sandbox/sandbox.js';
 import { fileTargetOf } from '../sandbox/target.js';
 import { blockedFrom } from './apply-write.js';
 import { loadFile } from './file-io.js';
-import { checkApprovedTarget, resolvedField, throughLinks } from './file-state.js';
+import {
+  checkApprovedTarget,
+  loadingApproved,
+  resolveApproved,
+  resolvedField,
+  throughLinks,
+} from './file-state.js';
 import { type ReadVersion, versionOf } from './read-versions.js';
 import { countLines } from './text-stats.js';
 import { toolError } from './tool-error.js';
@@ -76,10 +82,10 @@ export const readFile: SandboxTool<ReadFileInput, ReadFileOutput> = {
   },
 
   async execute(input, ctx) {
-    const resolved = ctx.sandbox.resolve(input.path, 'read');
+    const resolved = resolveApproved(ctx, 'path', input.path, 'read');
     // An approved read reads the file the person approved, not whatever the name leads to by now.
     checkApprovedTarget(ctx, 'path', resolved);
-    const file = await loadVersion(ctx, resolved);
+    const file = await loadingApproved(ctx, 'path', resolved, () => loadVersion(ctx, resolved));
     if (!file) throw toolError('not_found', `${resolved.virtualPath} does not exist.`);
     const raw = file.text;
     const text = file.modelText;

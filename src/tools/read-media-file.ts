@@ -4,6 +4,7 @@ import { ApprovalResult } from '../contract/approval-types.js';
 import { SandboxError } from '../contract/errors.js';
 import { blockedFrom } from './apply-write.js';
 import { loadBytes, maxBytesFor } from './file-io.js';
+import { loadingApproved, resolveApproved } from './file-state.js';
 import { toolError } from './tool-error.js';
 import { NONEMPTY_PATH, type SandboxTool } from './types.js';
 
@@ -69,12 +70,14 @@ export const readMediaFile: SandboxTool<ReadMediaFileInput, ReadMediaFileOutput>
   },
 
   async execute(input, ctx) {
-    const resolved = ctx.sandbox.resolve(input.path, 'read');
+    const resolved = resolveApproved(ctx, 'path', input.path, 'read');
     const mime = mediaType(resolved.virtualPath);
     const max = Math.min(ctx.limits.mediaMaxBytes, maxBytesFor(ctx, resolved));
     if ((resolved.size ?? 0) > max) throw tooLarge(resolved.virtualPath, resolved.size ?? 0, max);
     // Read with the media cap as the size limit (checked again on the open file, not only on the stat above).
-    const file = await loadBytes(ctx, { ...resolved, mount: { ...resolved.mount, maxFileBytes: max } });
+    const file = await loadingApproved(ctx, 'path', resolved, () =>
+      loadBytes(ctx, { ...resolved, mount: { ...resolved.mount, maxFileBytes: max } }),
+    );
     if (!file) throw toolError('not_found', `${resolved.virtualPath} does not exist.`);
     return {
       path: resolved.virtualPath,

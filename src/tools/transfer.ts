@@ -13,6 +13,8 @@ import {
   checkApprovedState,
   checkApprovedTarget,
   checkReadIdentity,
+  loadingApproved,
+  resolveApproved,
   resolvedField,
   throughLinks,
 } from './file-state.js';
@@ -49,8 +51,8 @@ interface Endpoints {
 async function endpoints(ctx: ToolContext, kind: 'move' | 'copy', input: TransferInput): Promise<Endpoints> {
   const access = kind === 'move' ? 'write' : 'read';
   const link = resolveLink(ctx.sandbox, input.source, access);
-  const from = link ?? ctx.sandbox.resolve(input.source, access);
-  const to = ctx.sandbox.resolve(input.destination, 'write');
+  const from = link ?? resolveApproved(ctx, 'path', input.source, access);
+  const to = resolveApproved(ctx, 'destination', input.destination, 'write');
   if (from.hostPath === to.hostPath || link?.target === to.virtualPath) {
     throw toolError(
       'invalid_argument',
@@ -61,10 +63,12 @@ async function endpoints(ctx: ToolContext, kind: 'move' | 'copy', input: Transfe
   }
   if (link) refuseStagedLink(ctx, link.virtualPath);
   if (link) refuseLinkOutward(ctx, kind, link, to);
-  const source = link ? { sha256: link.sha256, bytes: 0 } : await loadBytes(ctx, from as ResolvedPath);
+  const source = link
+    ? { sha256: link.sha256, bytes: 0 }
+    : await loadingApproved(ctx, 'path', from, () => loadBytes(ctx, from as ResolvedPath));
   if (!source) throw toolError('not_found', `${from.virtualPath} does not exist.`);
   if (!link) checkWriteSize(ctx, to, source.bytes);
-  const existing = await loadBytes(ctx, to);
+  const existing = await loadingApproved(ctx, 'destination', to, () => loadBytes(ctx, to));
   if (existing && !input.overwrite) {
     throw toolError(
       'invalid_argument',
