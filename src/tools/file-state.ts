@@ -146,7 +146,8 @@ export function resolveApproved(
     const existed = approved !== undefined && !approved.identity.startsWith('missing ');
     const code = error instanceof SandboxError ? error.code : undefined;
     if (existed && (code === 'not_a_file' || code === 'not_found')) {
-      const what = code === 'not_found' ? 'was removed' : 'was replaced by something that is not a regular file';
+      const what =
+        code === 'not_found' ? 'was removed' : 'was replaced by something that is not a regular file';
       throw toolError(
         'stale_approval',
         `${approved.name} ${what} after it was approved, so the approved call was not run (the user approved it for the file that was there). Nothing was changed. Make the call again to have it approved as it is.`,
