@@ -23,6 +23,29 @@ const g = new ApprovalToolset(ts, {
   },
 });
 const codes: string[] = [];
+if (mode === 'create') {
+  // n files, each created (or overwritten) once by every worker, named through this worker's spelling of a
+  // directory: `${spelling}/sub-${i}/new.txt`. Reports which ones it was shown as a create.
+  const creates: number[] = [];
+  const g2 = new ApprovalToolset(ts, {
+    approve: async (req) => {
+      const p = req.payload as { type: string; fileExists?: boolean };
+      if (p.type === 'write' && p.fileExists === false) creates.push(Number(/sub-(\d+)/.exec(req.toolCallId ?? '')?.[1] ?? -1));
+      await new Promise((r) => setTimeout(r, Math.random() * 3));
+      return { approved: true };
+    },
+  });
+  for (let i = 0; i < n; i++) {
+    const out: any = await g2.callTool(
+      'write_file',
+      { path: `${spelling}/sub-${i}/new.txt`, content: `${tag}\n` },
+      { toolCallId: `${tag}-sub-${i}` },
+    );
+    if (!out.ok) codes.push(`${i}:${out.error.code}:${out.error.message.slice(0, 160)}`);
+  }
+  process.stdout.write(JSON.stringify({ tag, codes, creates }));
+  process.exit(0);
+}
 const start = mode === 'hang' ? 0 : 0;
 for (let i = start; i < (mode === 'hang' ? 1 : n); i++) {
   const out: any = await g.callTool(

@@ -115,4 +115,22 @@ describe('cross-process approval locks', () => {
     for (const r of results) expect(r.codes, `${r.tag}: ${r.err}`).toEqual([]);
     expect(final).toBe(`${tags.map((t) => `${t}=${N};`).join('\n')}\nH=0;\n`);
   }, 120_000);
+
+  it('creates of one new file (in a new directory) by 6 spellings of its parent: one create each, never stale', async () => {
+    const { dir, root, rootlink } = setup();
+    const list: Array<[string, string]> = [
+      [root, '/d'],
+      [root, 'd'],
+      [root, '/d2'],
+      [root, '/./d2/../d'],
+      [rootlink, '/d2'],
+      [rootlink, '/d'],
+    ];
+    const N = 15;
+    const results: any[] = await Promise.all(list.map(([r, s], i) => start(r, `C${i}`, N, s, 'create').done));
+    fs.rmSync(dir, { recursive: true, force: true });
+    for (const r of results) expect(r.codes, `${r.tag}: ${r.err}`).toEqual([]);
+    const creates = results.flatMap((r) => r.creates as number[]).sort((a, b) => a - b);
+    expect(creates).toEqual(Array.from({ length: N }, (_, i) => i));
+  }, 120_000);
 });
