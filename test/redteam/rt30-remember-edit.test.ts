@@ -81,4 +81,31 @@ describe('remembered scope with edited arguments that name other files', () => {
     expect(afterFirst).toBe('B precious\n');
     expect({ asked: asked.length, b, secondOk: second?.ok }).toEqual({ asked: 2, b: 'B precious\n', secondOk: false });
   });
+
+  it('read_many_files redirected by the person (secret.txt -> a.txt) + remember file: the secret is never read unasked', async () => {
+    const root = setup({});
+    fs.mkdirSync(path.join(root, 'priv'));
+    fs.writeFileSync(path.join(root, 'priv/a.txt'), 'A\n');
+    fs.writeFileSync(path.join(root, 'priv/secret.txt'), 'TOP SECRET\n');
+    const sb = new Sandbox({
+      mounts: [{ hostPath: path.join(root, 'priv'), mountPoint: '/priv', mode: 'ro', readApproval: true }],
+    });
+    const asked: string[] = [];
+    const g = new ApprovalToolset(new FileSystemToolset(sb), {
+      approve: (req) => {
+        asked.push(JSON.stringify(req.args));
+        return asked.length === 1
+          ? { approved: true, overrideArgs: { paths: ['/priv/a.txt'] }, remember: { scope: 'file' } }
+          : { approved: false, note: 'no' };
+      },
+    });
+    const first = await settle(g.callTool('read_many_files', { paths: ['/priv/secret.txt'] }, { toolCallId: 'c1' }));
+    const second: any = await settle(
+      g.callTool('read_many_files', { paths: ['/priv/secret.txt'] }, { toolCallId: 'c2' }),
+    );
+    fs.rmSync(root, { recursive: true, force: true });
+    const leaked = JSON.stringify(second).includes('TOP SECRET');
+    expect({ firstRefused: first instanceof TypeError, asked: asked.length, leaked }).toMatchObject({ leaked: false });
+  });
 });
+
