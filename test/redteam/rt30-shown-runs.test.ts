@@ -114,9 +114,16 @@ const payload: ApprovalPayload = {
 };
 
 describe('records serialised at different moments', () => {
-  for (const secret of [undefined, 'k', new Uint8Array([1, 2, 3])] as const) {
-    it(`secret ${secret === undefined ? 'none' : typeof secret}: every snapshot verifies like the original, here and in another process`, () => {
-      const big = `${'x'.repeat((1 << 16) - 1)}\ud83d\ude00${'\\'.repeat(70_000)}\ud800"\u2028`;
+  const hugeCases: Array<[string | Uint8Array | undefined, number]> = [
+    [undefined, 0],
+    ['k', 0],
+    [new Uint8Array([1, 2, 3]), 0],
+    ['k', 12],
+  ];
+  for (const [secret, mb] of hugeCases) {
+    it(`secret ${secret === undefined ? 'none' : typeof secret}${mb ? `, ${mb} MB argument` : ''}: every snapshot verifies like the original, here and in another process`, () => {
+      const unit = `${'x'.repeat((1 << 16) - 1)}\ud83d\ude00${'\\'.repeat(70_000)}\ud800"\u2028\udc00\u0001`;
+      const big = mb ? unit.repeat(Math.ceil((mb << 20) / unit.length)) : unit;
       const args: Record<string, unknown> = { path: '/a.txt', content: big, n: [1, 2, { z: null }] };
       const edited = { path: '/a.txt', content: `${big}!` };
       const opts = secret === undefined ? {} : { secret };
@@ -143,9 +150,10 @@ describe('records serialised at different moments', () => {
       snaps.afterMutation = JSON.stringify(b);
       snaps.v8 = v8.serialize(b).toString('base64');
       snaps.structured = JSON.stringify(structuredClone(b));
+      snaps.spread = JSON.stringify({ ...b });
       expect(first.ok).toBe(true);
       const runJson = first.ok ? first.args.json : '';
-      expect(new Set([snaps.beforeAnyRead, snaps.afterRun, snaps.afterMutation, snaps.structured]).size).toBe(1);
+      expect(new Set([snaps.beforeAnyRead, snaps.afterRun, snaps.afterMutation, snaps.structured, snaps.spread]).size).toBe(1);
       for (const [k, s] of Object.entries(snaps)) {
         const rec = k === 'v8' ? v8.deserialize(Buffer.from(s, 'base64')) : JSON.parse(s);
         const r = verifyBinding(rec, call, opts);
@@ -156,10 +164,11 @@ describe('records serialised at different moments', () => {
       // In another process: each snapshot, and each snapshot tampered (approved flipped / args swapped).
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rt30-snap-'));
       const input = path.join(dir, 'in.json');
+      for (const [k, v] of Object.entries(snaps)) fs.writeFileSync(path.join(dir, `snap-${k}`), v);
       fs.writeFileSync(
         input,
         JSON.stringify({
-          snaps,
+          names: Object.keys(snaps),
           call: { ...call, args: structuredClone({ path: '/a.txt', content: big, n: [1, 2, { z: null }] }) },
           secret: secret instanceof Uint8Array ? { bytes: [...secret] } : secret,
           runJson,
@@ -170,10 +179,11 @@ describe('records serialised at different moments', () => {
         script,
         `import fs from 'node:fs'; import v8 from 'node:v8';
 import { verifyBinding } from ${JSON.stringify(path.resolve(__dirname, '../../src/approval/approval-binding.ts'))};
-const { snaps, call, secret, runJson } = JSON.parse(fs.readFileSync(${JSON.stringify(input)}, 'utf8'));
+const { names, call, secret, runJson } = JSON.parse(fs.readFileSync(${JSON.stringify(input)}, 'utf8'));
 const opts = secret === undefined ? {} : { secret: typeof secret === 'string' ? secret : new Uint8Array(secret.bytes) };
 const out = {};
-for (const [k, s] of Object.entries(snaps)) {
+for (const k of names) {
+  const s = fs.readFileSync(${JSON.stringify(dir)} + '/snap-' + k, 'utf8');
   const rec = k === 'v8' ? v8.deserialize(Buffer.from(s, 'base64')) : JSON.parse(s);
   const r = verifyBinding(rec, call, opts);
   out[k] = r.ok ? (r.args.json === runJson ? 'ok' : 'ok-but-other-args') : r.error.code;
@@ -199,6 +209,6 @@ process.stdout.write(JSON.stringify(out));`,
         expect(res[`${k}:run-swapped`], k).toBe('stale_approval');
         expect(res[`${k}:other-secret`], k).toBe('stale_approval');
       }
-    }, 60_000);
+    }, 180_000);
   }
 });
