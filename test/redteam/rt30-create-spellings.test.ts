@@ -34,7 +34,9 @@ describe('creating one file by several spellings at once', () => {
       },
     });
     const outs: any[] = await Promise.all(
-      SPELLINGS.map((p, i) => g.callTool('write_file', { path: p, content: `${i}\n` }, { toolCallId: `c${i}` })),
+      SPELLINGS.map((p, i) =>
+        g.callTool('write_file', { path: p, content: `${i}\n` }, { toolCallId: `c${i}` }),
+      ),
     );
     fs.rmSync(root, { recursive: true, force: true });
     const codes = outs.map((o, i) => `${SPELLINGS[i]}:${o.ok ? 'ok' : o.error.code}`);
@@ -98,6 +100,9 @@ process.stdout.write(JSON.stringify({ creates, codes }));`,
     fs.rmSync(root, { recursive: true, force: true });
     const creates = results.flatMap((r) => r.creates as string[]).sort();
     const codes = results.flatMap((r) => (r.codes as string[]).map((c) => `${r.spelling} ${c}`));
-    expect({ codes, creates }).toEqual({ codes: [], creates: Array.from({ length: 10 }, (_, k) => `k${k}`).sort() });
+    expect({ codes, creates }).toEqual({
+      codes: [],
+      creates: Array.from({ length: 10 }, (_, k) => `k${k}`).sort(),
+    });
   }, 120_000);
 });

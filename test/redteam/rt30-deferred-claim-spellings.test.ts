@@ -7,8 +7,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DeferredApprovals, JsonFileDeferredStore } from '../../src/index.js';
 import type { ApprovalPayload } from '../../src/contract/payloads.js';
+import { DeferredApprovals, JsonFileDeferredStore } from '../../src/index.js';
 
 const payload: ApprovalPayload = {
   type: 'write',
@@ -39,7 +39,12 @@ describe('deferred claim through two spellings of the store directory', () => {
     const counts: number[] = [];
     for (let i = 0; i < 30; i++) {
       const id = `call-${i}`;
-      await views[0]!.ask({ toolName: 'write_file', toolCallId: id, input: { path: '/a.txt', content: 'x\n' }, payload });
+      await views[0]!.ask({
+        toolName: 'write_file',
+        toolCallId: id,
+        input: { path: '/a.txt', content: 'x\n' },
+        payload,
+      });
       const claims = await Promise.all(views.map((v) => v.claim(id)));
       counts.push(claims.filter((c) => c.status === 'bound').length);
     }

@@ -17,7 +17,10 @@ it("a person's edited patch_file lands with the added line exactly as typed", as
   const model = '--- a\n+++ b\n@@ -2,3 +2,3 @@\n \tif (x) {\n-\t\treturn 1;\n+\t\treturn 2;\n \t}\n';
   const person = '--- a\n+++ b\n@@ -2,3 +2,3 @@\n   if (x) {\n-    return 1;\n+  return “3”;\n   }\n';
   const g = new ApprovalToolset(new FileSystemToolset(Sandbox.fromDirectory(root, { mode: 'rw' })), {
-    approve: () => ({ approved: true, overrideArgs: { path: '/a.js', unified_diff: person, base_sha256: sha } }),
+    approve: () => ({
+      approved: true,
+      overrideArgs: { path: '/a.js', unified_diff: person, base_sha256: sha },
+    }),
   });
   const out: any = await g.callTool('patch_file', { path: '/a.js', unified_diff: model, base_sha256: sha });
   const text = fs.readFileSync(path.join(root, 'a.js'), 'utf8');

@@ -104,7 +104,10 @@ describe('big hashed reads in a row, with edits in between', () => {
           expect(res.data.total_lines).toBe(f.model.length);
           expect(rows.length, `${p} step ${step}`).toBe(f.model.length);
           const bad = rows.findIndex(([n, , text], i) => n !== i + 1 || text !== f.model[i]);
-          expect(bad, `${p} step ${step}: line ${bad + 1} ${JSON.stringify(rows[bad]?.[2]?.slice(0, 60))}`).toBe(-1);
+          expect(
+            bad,
+            `${p} step ${step}: line ${bad + 1} ${JSON.stringify(rows[bad]?.[2]?.slice(0, 60))}`,
+          ).toBe(-1);
           expect(res.data.content.length).toBeGreaterThan(1 << 20);
           const ref = await referenceAnchors(root, p, f.model.length);
           const anchors = rows.map(([, a]) => a);
@@ -133,7 +136,10 @@ describe('big hashed reads in a row, with edits in between', () => {
           f.model = m;
           const disk = fs.readFileSync(path.join(root, p), 'utf8');
           const eol = f.kind === 'crlf' ? '\r\n' : '\n';
-          expect(disk === `${f.kind === 'bom' ? '\ufeff' : ''}${m.join(eol)}${eol}`, `${p} step ${step}`).toBe(true);
+          expect(
+            disk === `${f.kind === 'bom' ? '\ufeff' : ''}${m.join(eol)}${eol}`,
+            `${p} step ${step}`,
+          ).toBe(true);
           lastRead.delete(p);
         } else {
           // outside write: same length, one line changed in place (same inode)

@@ -44,7 +44,9 @@ describe('remembered scope with edited arguments that name other files', () => {
         overrideArgs: { path: spelled, content: 'person\n' },
         remember: { scope: 'file' },
       });
-      const first = await settle(g.callTool('write_file', { path: '/a.txt', content: 'model 1\n' }, { toolCallId: 'c1' }));
+      const first = await settle(
+        g.callTool('write_file', { path: '/a.txt', content: 'model 1\n' }, { toolCallId: 'c1' }),
+      );
       // Either the decision is refused (TypeError), or nothing is remembered for the model's file.
       const second: any = await settle(
         g.callTool('write_file', { path: '/a.txt', content: 'model 2\n' }, { toolCallId: 'c2' }),
@@ -68,18 +70,30 @@ describe('remembered scope with edited arguments that name other files', () => {
       remember: { scope: 'file' },
     });
     await settle(
-      g.callTool('copy_file', { source: '/a.txt', destination: '/b.txt', overwrite: true }, { toolCallId: 'c1' }),
+      g.callTool(
+        'copy_file',
+        { source: '/a.txt', destination: '/b.txt', overwrite: true },
+        { toolCallId: 'c1' },
+      ),
     );
     const afterFirst = fs.readFileSync(path.join(root, 'b.txt'), 'utf8');
     // The person copied b over a. The model now asks again for its own direction (a over b).
     fs.writeFileSync(path.join(root, 'a.txt'), 'A\n');
     const second: any = await settle(
-      g.callTool('copy_file', { source: '/a.txt', destination: '/b.txt', overwrite: true }, { toolCallId: 'c2' }),
+      g.callTool(
+        'copy_file',
+        { source: '/a.txt', destination: '/b.txt', overwrite: true },
+        { toolCallId: 'c2' },
+      ),
     );
     const b = fs.readFileSync(path.join(root, 'b.txt'), 'utf8');
     fs.rmSync(root, { recursive: true, force: true });
     expect(afterFirst).toBe('B precious\n');
-    expect({ asked: asked.length, b, secondOk: second?.ok }).toEqual({ asked: 2, b: 'B precious\n', secondOk: false });
+    expect({ asked: asked.length, b, secondOk: second?.ok }).toEqual({
+      asked: 2,
+      b: 'B precious\n',
+      secondOk: false,
+    });
   });
 
   it('read_many_files redirected by the person (secret.txt -> a.txt) + remember file: the secret is never read unasked', async () => {
@@ -99,13 +113,16 @@ describe('remembered scope with edited arguments that name other files', () => {
           : { approved: false, note: 'no' };
       },
     });
-    const first = await settle(g.callTool('read_many_files', { paths: ['/priv/secret.txt'] }, { toolCallId: 'c1' }));
+    const first = await settle(
+      g.callTool('read_many_files', { paths: ['/priv/secret.txt'] }, { toolCallId: 'c1' }),
+    );
     const second: any = await settle(
       g.callTool('read_many_files', { paths: ['/priv/secret.txt'] }, { toolCallId: 'c2' }),
     );
     fs.rmSync(root, { recursive: true, force: true });
     const leaked = JSON.stringify(second).includes('TOP SECRET');
-    expect({ firstRefused: first instanceof TypeError, asked: asked.length, leaked }).toMatchObject({ leaked: false });
+    expect({ firstRefused: first instanceof TypeError, asked: asked.length, leaked }).toMatchObject({
+      leaked: false,
+    });
   });
 });
-

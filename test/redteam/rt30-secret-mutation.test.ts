@@ -81,7 +81,8 @@ describe('Uint8Array secret changed by the caller after the record was made', ()
     const key = new Uint8Array(16).fill(1);
     const b = make(key, false);
     key[0] = 2;
-    for (const [name, rec] of copies(b)) expect(code(verifyBinding(rec, call, { secret: key })), name).not.toBe('ok');
+    for (const [name, rec] of copies(b))
+      expect(code(verifyBinding(rec, call, { secret: key })), name).not.toBe('ok');
   });
 
   it('control: the original bytes (a fresh buffer) verify the original and every copy', () => {
@@ -89,7 +90,8 @@ describe('Uint8Array secret changed by the caller after the record was made', ()
     const b = make(key);
     key.fill(9);
     const same = new Uint8Array(32).fill(7);
-    for (const [name, rec] of copies(b)) expect(code(verifyBinding(rec, call, { secret: same })), name).toBe('ok');
+    for (const [name, rec] of copies(b))
+      expect(code(verifyBinding(rec, call, { secret: same })), name).toBe('ok');
   });
 
   it('control: a string key and the Uint8Array of its bytes agree for the original and every copy', () => {

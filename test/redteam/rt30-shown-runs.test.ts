@@ -153,7 +153,10 @@ describe('records serialised at different moments', () => {
       snaps.spread = JSON.stringify({ ...b });
       expect(first.ok).toBe(true);
       const runJson = first.ok ? first.args.json : '';
-      expect(new Set([snaps.beforeAnyRead, snaps.afterRun, snaps.afterMutation, snaps.structured, snaps.spread]).size).toBe(1);
+      expect(
+        new Set([snaps.beforeAnyRead, snaps.afterRun, snaps.afterMutation, snaps.structured, snaps.spread])
+          .size,
+      ).toBe(1);
       for (const [k, s] of Object.entries(snaps)) {
         const rec = k === 'v8' ? v8.deserialize(Buffer.from(s, 'base64')) : JSON.parse(s);
         const r = verifyBinding(rec, call, opts);

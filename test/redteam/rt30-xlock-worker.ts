@@ -30,7 +30,8 @@ if (mode === 'create') {
   const g2 = new ApprovalToolset(ts, {
     approve: async (req) => {
       const p = req.payload as { type: string; fileExists?: boolean };
-      if (p.type === 'write' && p.fileExists === false) creates.push(Number(/sub-(\d+)/.exec(req.toolCallId ?? '')?.[1] ?? -1));
+      if (p.type === 'write' && p.fileExists === false)
+        creates.push(Number(/sub-(\d+)/.exec(req.toolCallId ?? '')?.[1] ?? -1));
       await new Promise((r) => setTimeout(r, Math.random() * 3));
       return { approved: true };
     },

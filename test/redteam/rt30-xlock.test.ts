@@ -22,7 +22,9 @@ interface Run {
 }
 
 function start(root: string, tag: string, n: number, spelling: string, mode = 'bump'): Run {
-  const child = spawn(process.execPath, ['--import', 'tsx', worker, root, tag, String(n), spelling, mode], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', worker, root, tag, String(n), spelling, mode], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   started.push(child);
   let out = '';
   let err = '';
@@ -76,7 +78,10 @@ describe('cross-process approval locks', () => {
       const N = 20;
       const results = await Promise.all(list.map(([r, s], i) => start(r, tags[i]!, N, s).done));
       const final = fs.readFileSync(path.join(root, 'd/shared.txt'), 'utf8');
-      const links = [fs.lstatSync(path.join(root, 'link.txt')).isSymbolicLink(), fs.lstatSync(path.join(root, 'd2')).isSymbolicLink()];
+      const links = [
+        fs.lstatSync(path.join(root, 'link.txt')).isSymbolicLink(),
+        fs.lstatSync(path.join(root, 'd2')).isSymbolicLink(),
+      ];
       fs.rmSync(dir, { recursive: true, force: true });
       expect(links).toEqual([true, true]);
       for (const r of results) expect(r.codes, `${r.tag}: ${r.err}`).toEqual([]);
