@@ -6,7 +6,7 @@ import { ApprovalToolset } from '../src/approval/approval-toolset.js';
 import { approveAll } from '../src/approval/policies.js';
 import { Sandbox } from '../src/sandbox/sandbox.js';
 import { FileSystemToolset } from '../src/tools/filesystem-toolset.js';
-import { floorEdit, type Paired, paired } from './pairs.js';
+import { floorEdit, nonced, type Paired, paired } from './pairs.js';
 
 /**
  * The "cliffs" table: each input that used to fall off a cliff (or crash), at
@@ -43,6 +43,8 @@ interface Ctx {
   toolset: FileSystemToolset;
   gated: ApprovalToolset;
   state: Record<string, string>;
+  /** The file's bytes as reset for this call (see `nonced`). */
+  current: () => string;
 }
 
 /** A file of `}` lines with one block of k lines carrying trailing spaces, ending in a distinctive line. */
@@ -173,14 +175,17 @@ export const CASES: Case[] = [
     target: '≤ 2× floor',
     text: sourceFile,
     floor: (n) => [`${sourceLine(mid(n))}\n`, `${sourceLine(mid(n))}\n${inserted(n)}\n`],
-    call: (n, { toolset }) => {
-      const sha = createHash('sha256').update(sourceFile(n)).digest('hex');
+    prepare: async (_n, { state, current }) => {
+      state.sha = createHash('sha256').update(current()).digest('hex');
+    },
+    call: (n, { toolset, state }) => {
       const added = inserted(n)
         .split('\n')
         .map((l) => `+${l}`)
         .join('\n');
       const diff = `@@ -${mid(n) + 1},1 +${mid(n) + 1},${n + 1} @@\n ${sourceLine(mid(n))}\n${added}\n`;
-      return () => toolset.callTool('patch_file', { path: '/f.txt', unified_diff: diff, base_sha256: sha });
+      return () =>
+        toolset.callTool('patch_file', { path: '/f.txt', unified_diff: diff, base_sha256: state.sha! });
     },
   },
   {
@@ -188,11 +193,14 @@ export const CASES: Case[] = [
     target: '≤ 3× floor',
     text: sourceFile,
     floor: oneLine,
-    call: (n, { gated }) => {
+    prepare: async (n, { state, current }) => {
       const [o, w] = oneLine(n);
-      const content = sourceFile(n).replace(o, w);
-      return () => gated.callTool('write_file', { path: '/f.txt', content });
+      state.content = current().replace(o, w);
     },
+    call:
+      (_n, { gated, state }) =>
+      () =>
+        gated.callTool('write_file', { path: '/f.txt', content: state.content! }),
   },
   {
     name: 'approval edit_file, one line (payload + write)',
@@ -209,13 +217,16 @@ export const CASES: Case[] = [
     target: '≤ 3× floor',
     text: sourceFile,
     floor: oneLine,
-    call: (n, { gated }) => {
-      const content = sourceFile(n)
+    prepare: async (_n, { state, current }) => {
+      state.content = current()
         .split('\n')
         .map((l, i) => (i % 100 === 50 ? `${l} // changed` : l))
         .join('\n');
-      return () => gated.callTool('write_file', { path: '/f.txt', content });
     },
+    call:
+      (_n, { gated, state }) =>
+      () =>
+        gated.callTool('write_file', { path: '/f.txt', content: state.content! }),
   },
 ];
 
@@ -237,14 +248,20 @@ export async function benchCliffs(sizes: number[], pairsFor: (n: number) => numb
       const gatedInner = new FileSystemToolset(Sandbox.fromDirectory(dir, { mode: 'rw' }), {
         limits: LIMITS,
       });
+      let run = 0;
+      let bytes = text;
       const ctx: Ctx = {
         toolset,
         gated: new ApprovalToolset(gatedInner, { approve: approveAll() }),
         state: {},
+        current: () => bytes,
       };
       const [from, to] = c.floor(n);
       const call = c.call(n, ctx);
-      const reset = () => fs.writeFileSync(file, text);
+      const reset = () => {
+        bytes = nonced(text, run++);
+        fs.writeFileSync(file, bytes);
+      };
       const result = await paired(
         pairsFor(n),
         () => floorEdit(file, from, to, false),

@@ -6,7 +6,7 @@ import { applyFileEdits } from '@modelcontextprotocol/server-filesystem/dist/lib
 import { Sandbox } from '../src/sandbox/sandbox.js';
 import { FileSystemToolset } from '../src/tools/filesystem-toolset.js';
 import type { Row } from './measure.js';
-import { floorEdit, paired } from './pairs.js';
+import { floorEdit, nonced, paired } from './pairs.js';
 
 /** A source-like file with distinctive lines, so every edit has a unique target. */
 export function sourceFile(lines: number): string {
@@ -27,7 +27,13 @@ export async function benchEditTools(sizes: number[], pairs: number): Promise<Ro
     const target = Math.floor(size / 2) + 1;
     const oldLine = `  const value${target} = compute(${target}, "item-${target}");`;
     const newLine = `  const value${target} = compute(${target} * 2, "item-${target}");`;
-    const reset = () => fs.writeFileSync(file, original);
+    let run = 0;
+    let sha = '';
+    const reset = () => {
+      const bytes = nonced(original, run++);
+      fs.writeFileSync(file, bytes);
+      sha = createHash('sha256').update(bytes).digest('hex');
+    };
     const newToolset = () =>
       new FileSystemToolset(Sandbox.fromDirectory(dir, { mode: 'rw', writeApproval: false }), {
         limits: { readMaxLines: 100_000_000, readMaxChars: 4_000_000_000, maxFileBytes: 1 << 30 },
@@ -38,7 +44,6 @@ export async function benchEditTools(sizes: number[], pairs: number): Promise<Ro
     const floorSync = () => floorEdit(file, oldLine, newLine, true);
     const editFile = () =>
       toolset.callTool('edit_file', { path: '/big.ts', old_string: oldLine, new_string: newLine });
-    const sha = createHash('sha256').update(original).digest('hex');
     const diff = `@@ -${target + 1},1 +${target + 1},1 @@\n-${oldLine}\n+${newLine}\n`;
     const patch = () =>
       toolset.callTool('patch_file', { path: '/big.ts', unified_diff: diff, base_sha256: sha });

@@ -102,3 +102,14 @@ export async function floorEdit(
     await dir.close();
   }
 }
+
+/**
+ * A file's text as written before each timed call: the text and a last line that
+ * differs every time. Without it every call would see the bytes the call before saw,
+ * and the tools' short-lived memos (a text decoded, an edit computed, keyed by the
+ * bytes' SHA-256) would answer instead of the work being done: a repeated identical
+ * call is not what an agent makes. The floor reads the same kind of bytes.
+ */
+export function nonced(text: string, run: number): string {
+  return `${text}${text.endsWith('\n') || text === '' ? '' : '\n'}// reset ${run}\n`;
+}

@@ -112,7 +112,7 @@ export function createBinding(input: BindingInput, options: BindingOptions = {})
     },
   ) as ApprovalBinding;
   Object.freeze(binding);
-  made.set(binding, { requested, run, secret: options.secret });
+  made.set(binding, { requested, run, secret: keyBytes(secret) });
   return binding;
 }
 
@@ -126,8 +126,20 @@ type Fields = Omit<ApprovalBinding, 'seal' | 'requestedArgs' | 'runArgs'>;
  */
 const made = new WeakMap<
   object,
-  { requested: CallArguments; run: CallArguments; secret: string | Uint8Array | undefined }
+  { requested: CallArguments; run: CallArguments; secret: Buffer | undefined }
 >();
+
+/** A seal key as the bytes HMAC uses (a string as UTF-8), copied: later changes to the caller's buffer do not reach it. */
+function keyBytes(secret: string | Uint8Array | undefined): Buffer | undefined {
+  return secret === undefined
+    ? undefined
+    : Buffer.from(typeof secret === 'string' ? secret : Uint8Array.from(secret));
+}
+
+function sameKey(a: Buffer | undefined, b: Buffer | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  return a.length === b.length && timingSafeEqual(a, b);
+}
 
 /** The call as it arrives for execution. */
 export interface ExecutingCall {
@@ -153,7 +165,9 @@ export function verifyBinding(
 ): BindingCheck {
   const b = binding as ApprovalBinding;
   const own = typeof binding === 'object' && binding !== null ? made.get(binding) : undefined;
-  const intact = own !== undefined && own.secret === options.secret;
+  // Intact only under the very key it was made with, by value: a caller's key buffer changed
+  // since (or another key) makes the record be checked by its seal like any copy.
+  const intact = own !== undefined && sameKey(own.secret, keyBytes(options.secret));
   if (!intact && (!isBinding(binding) || !sameSeal(b.seal, sealOfRecord(b, options.secret))))
     return stale(call, 'the approval record is malformed or was altered after the decision');
   if (b.toolName !== call.toolName) return stale(call, `the approval was given for ${b.toolName}`);
