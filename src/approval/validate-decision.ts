@@ -1,5 +1,4 @@
 import type { ApprovalDecision, RememberScopeName } from '../contract/approval-types.js';
-import { pathKeys } from './path-keys.js';
 
 const SCOPE_NAMES: readonly string[] = ['call', 'file', 'mount', 'tool'] satisfies RememberScopeName[];
 
@@ -62,7 +61,7 @@ export function checkRememberedEdit(args: unknown, decision: ApprovalDecision): 
     throw new TypeError(
       "An ApprovalDecision that edits the call (overrideArgs) cannot also remember this exact call: the model's call as sent was not approved. Remember nothing, or a file, mount or tool scope.",
     );
-  if (pathKeys(args).join('\0') !== pathKeys(decision.overrideArgs).join('\0'))
+  if (filesNamed(args) !== filesNamed(decision.overrideArgs))
     throw new TypeError(
       'An ApprovalDecision whose overrideArgs change the files the call names cannot also be remembered: the scope would cover the file the model named, which the person did not approve. Remember nothing for such an edit.',
     );
@@ -74,4 +73,18 @@ export function rememberScopeOf(decision: ApprovalDecision): RememberScopeName |
   if (r === undefined || r === 'none') return undefined;
   if (r === 'session') return 'call';
   return r.scope;
+}
+
+/** Fields that name files, by role. */
+const FILE_FIELDS = ['path', 'file_path', 'source', 'destination', 'paths'] as const;
+
+/**
+ * The files a call names, each field as given and in its role (no trimming, no
+ * sorting: "/a.txt " is another file, and a copy a → b turned into b → a names
+ * other roles), for comparing a call with a person's edit of it.
+ */
+function filesNamed(args: unknown): string {
+  if (args === null || typeof args !== 'object') return '';
+  const a = args as Record<string, unknown>;
+  return JSON.stringify(FILE_FIELDS.map((field) => a[field] ?? null));
 }
