@@ -169,8 +169,9 @@ export class FileSystemToolset {
 
   /**
    * The files a call touches, as lock keys: real host paths (symlinks resolved
-   * inside the sandbox), so `a.txt`, `/./a.txt` and `/a.txt` share one key.
-   * A path that does not resolve keeps its spelling (the call fails anyway).
+   * inside the sandbox), so `a.txt`, `/./a.txt` and `/a.txt` share one key, for
+   * a file that exists or one a call would create. A path that does not resolve
+   * keeps its spelling (the call fails anyway).
    */
   lockKeys(_name: string, args: unknown): string[] {
     if (args === null || typeof args !== 'object') return [];
@@ -179,11 +180,17 @@ export class FileSystemToolset {
       (v): v is string => typeof v === 'string',
     );
     const keys = paths.map((p) => {
-      try {
-        return `file\0${this.sandbox.resolve(p, 'list').hostPath}`;
-      } catch {
-        return `unresolved\0${p}`;
+      // 'list' resolves what exists (a directory too); 'write' also a file yet to be created,
+      // through its real parent and through a dangling link, so every spelling of a new file
+      // shares one key as well.
+      for (const access of ['list', 'write'] as const) {
+        try {
+          return `file\0${this.sandbox.resolve(p, access).hostPath}`;
+        } catch {
+          // try the next way, else keep the spelling
+        }
       }
+      return `unresolved\0${p}`;
     });
     return [...new Set(keys)].sort();
   }
