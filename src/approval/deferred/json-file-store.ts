@@ -44,9 +44,13 @@ export class JsonFileDeferredStore implements DeferredApprovalStore {
     return (await readEntry(this.tombOf(file))) ?? (await readEntry(file));
   }
 
-  private locked<T>(key: string, fn: (file: string) => Promise<T>): Promise<T> {
+  private async locked<T>(key: string, fn: (file: string) => Promise<T>): Promise<T> {
     const file = this.fileOf(key);
-    return withFileLock(`deferred\0${file}`, () => fn(file));
+    // Keyed by the directory's real path: two stores over one directory, named through a
+    // link or another spelling, take the same lock (else both could claim one call).
+    await fs.mkdir(this.directory, { recursive: true, mode: 0o700 });
+    const real = path.join(await fs.realpath(this.directory), path.basename(file));
+    return withFileLock(`deferred\0${real}`, () => fn(file));
   }
 
   private async write(file: string, entry: DeferredEntry): Promise<void> {
