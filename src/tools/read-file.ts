@@ -164,8 +164,13 @@ function headTail(input: ReadFileInput, total: number): { start: number; limit: 
  * hashes it once. A cut line is hashed as shown, so it never touches the cache.
  */
 function hashedContent(ctx: ToolContext, file: ReadVersion, page: Page, start: number): string {
-  if (page.cut) return renderHashedText(page.text, start, { lines: 1 }).content;
   const starts = file.lineStarts();
+  // A line cut to fit is shown with the whole line's anchor: the part shown may equal another line.
+  if (page.cut)
+    return renderHashedText(page.text, start, {
+      lines: 1,
+      known: shownAnchors(ctx, file, starts).subarray(start - 1, start),
+    }).content;
   const known = shownAnchors(ctx, file, starts).subarray(start - 1, start - 1 + page.lines);
   // Byte count equal to character count: the whole file is ASCII (from its bytes when this
   // read has them); any other text is laid out as UTF-16 code units, the same way.

@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { renderHashedLines } from '../../src/edit/hashed-render.js';
 import { hex, lineHash32 } from '../../src/edit/line-hash.js';
 import { readAnchors } from '../../src/edit/read-anchors.js';
 import { Sandbox } from '../../src/sandbox/sandbox.js';
@@ -34,12 +33,11 @@ function referencePage(raw: string, offset: number, limit: number, maxChars: num
   const endLine = offset + picked.length - 1;
   const shown = readAnchors(Uint32Array.from(lines, (l) => lineHash32(l)));
   return {
-    // Whole lines show the anchor a read of the whole file gives them; a cut line its own hash.
+    // Every line shows the anchor a read of the whole file gives it, a cut line too (the
+    // part shown may equal another line: its own hash could name that line).
     content: !hashes
       ? picked.join('\n')
-      : cutLine
-        ? renderHashedLines(picked, offset)
-        : picked.map((l, k) => `${offset + k}#${hex(shown[offset - 1 + k]!, 6)}|${l}`).join('\n'),
+      : picked.map((l, k) => `${offset + k}#${hex(shown[offset - 1 + k]!, 6)}|${l}`).join('\n'),
     start_line: picked.length ? offset : 0,
     end_line: picked.length ? endLine : 0,
     total_lines: total,
