@@ -1,5 +1,5 @@
 import { applyPatch } from 'diff';
-import { rebuildReplacement, rebuiltTerminators, styleNear } from './align-replacement.js';
+import { type RebuiltLine, rebuildReplacement, rebuiltTerminators, styleNear } from './align-replacement.js';
 import { boundedUnifiedDiff, shiftHunkHeaders } from './bounded-diff.js';
 import { closestRegion } from './closest-region.js';
 import { addedAsWritten, endingsAllow, exactPatch } from './exact-patch.js';
@@ -98,6 +98,8 @@ export function fixUnifiedDiff(
   margin = MARGIN,
   /** False forces the general path (tests compare the two). */
   fastPath = true,
+  /** A person's own diff: added lines land exactly as written (never re-indented to the file's style). */
+  verbatim = false,
 ): FixDiffResult {
   const hunks = parseLooseDiff(diff);
   if (hunks.length === 0) {
@@ -134,7 +136,7 @@ export function fixUnifiedDiff(
   else {
     const window = table.split(from, to);
     for (const p of [...placements].reverse()) {
-      const refused = applyPlacement(window, p, from, eol, table);
+      const refused = applyPlacement(window, p, from, eol, table, verbatim);
       if (refused) return fail(p.hunk.index, 'unclear_change', `${refused.message}`);
     }
     const expected = joinLines(window);
@@ -193,6 +195,7 @@ function applyPlacement(
   offset: number,
   eol: string,
   table: LineTable,
+  verbatim: boolean,
 ): { ok: false; message: string } | undefined {
   const start = p.start - offset;
   const end = p.end - offset;
@@ -206,14 +209,16 @@ function applyPlacement(
     if (line.kind !== '+') olds.push(line.text);
     if (line.kind !== '-') news.push(line.text);
   }
-  const rebuilt = rebuildReplacement(
-    olds,
-    matched,
-    news,
-    p.level,
-    context,
-    styleNear(table.text, table.offset(p.start), table.offset(p.end)),
-  );
+  const rebuilt = verbatim
+    ? asWritten(p, matched)
+    : rebuildReplacement(
+        olds,
+        matched,
+        news,
+        p.level,
+        context,
+        styleNear(table.text, table.offset(p.start), table.offset(p.end)),
+      );
   if (!rebuilt.ok) return { ok: false, message: `Hunk ${p.hunk.index}: ${rebuilt.message}` };
   const newLines = rebuilt.lines.map((l) => l.text);
   const tail = end > start ? terms.at(-1)! : eol;
@@ -228,6 +233,20 @@ function applyPlacement(
   replaceRange(window.lines, start, end, newLines);
   replaceRange(window.terminators, start, end, newTerms);
   return undefined;
+}
+
+/** A hunk's new side as written: context lines are the file's own (and keep their endings), added lines the hunk's text. */
+function asWritten(p: Placement, matched: readonly string[]): { ok: true; lines: RebuiltLine[] } {
+  const lines: RebuiltLine[] = [];
+  let at = 0;
+  for (const line of hunkLines(p.hunk, p.from, p.to)) {
+    if (line.kind === '+') lines.push({ text: line.text });
+    else if (line.kind === ' ') {
+      lines.push({ text: matched[at]!, from: at });
+      at++;
+    } else at++;
+  }
+  return { ok: true, lines };
 }
 
 function placeHunk(file: FileLines, hunk: LooseHunk, cursor: number): Placement | { error: FixDiffResult } {

@@ -41,10 +41,12 @@ const lastPatch = new BriefMemo<FixedPatch>();
 
 /** Fixes and applies the diff in memory; an unusable diff becomes `invalid_diff` carrying the unchanged state. */
 function computePatch(ctx: ToolContext, virtualPath: string, file: LoadedFile | undefined, diff: string) {
-  const key = [file?.sha256, diff];
+  // A person's own diff (their edited call) lands as they wrote it: nothing re-indented.
+  const verbatim = ctx.verbatim ?? false;
+  const key = [file?.sha256, diff, verbatim];
   const known = lastPatch.get(key);
   if (known) return known;
-  const result = fixUnifiedDiff(file?.text ?? '', diff);
+  const result = fixUnifiedDiff(file?.text ?? '', diff, undefined, undefined, verbatim);
   if (!result.ok) {
     throw toolError('invalid_diff', `${virtualPath}: ${result.message}`, {
       details: { ...(result.details ?? {}), latest_file_state: latestState(ctx, virtualPath, file) },
