@@ -55,23 +55,15 @@ function viaText(
   from: number,
   to: number,
 ): BlockMatch[] | undefined {
-  let run = '';
-  let at = -1;
-  keys.forEach((key, j) => {
-    for (const piece of key.split(SPLIT[level])) {
-      if (piece.length > run.length) {
-        run = piece;
-        at = j;
-      }
-    }
-  });
   const k = keys.length;
-  if (run.length < MIN_RUN) return undefined;
   if (to - from < k) return [];
-  // Past this many candidate lines, checking them could cost more than keying every line.
-  const budget = Math.max(64, Math.ceil((4 * (to - from)) / k));
   const { text } = table;
   const stop = table.offset(to);
+  const picked = rarestRun(text, table.offset(from), stop, keys, level);
+  if (!picked) return undefined;
+  const { run, at } = picked;
+  // Past this many candidate lines, checking them could cost more than keying every line.
+  const budget = Math.max(64, Math.ceil((4 * (to - from)) / k));
   const matches: BlockMatch[] = [];
   let hits = 0;
   for (let p = text.indexOf(run, table.offset(from)); p !== -1 && p < stop; ) {
@@ -83,6 +75,54 @@ function viaText(
     p = text.indexOf(run, table.offset(line + 1));
   }
   return matches;
+}
+
+/** Runs tried, longest first, when looking for a rare one. */
+const RUNS_TRIED = 8;
+/** A run found at most this often is rare enough: its lines are checked as they are. */
+const RARE = 4;
+
+/**
+ * The run of the request to search the text for: the longest runs are counted in
+ * the text (each count stops once past RARE), and the first one that rare, else the
+ * rarest, is taken. The longest run alone can be on every line (`say(` in a file of
+ * `say(…)` calls, where the line's number is what is rare), and each of its hits
+ * costs a line check.
+ */
+function rarestRun(
+  text: string,
+  begin: number,
+  stop: number,
+  keys: readonly string[],
+  level: MatchLevel,
+): { run: string; at: number } | undefined {
+  const runs: Array<{ run: string; at: number }> = [];
+  const seen = new Set<string>();
+  keys.forEach((key, at) => {
+    for (const run of key.split(SPLIT[level])) {
+      if (run.length < MIN_RUN || seen.has(run)) continue;
+      seen.add(run);
+      runs.push({ run, at });
+    }
+  });
+  runs.sort((a, b) => b.run.length - a.run.length);
+  let best: { run: string; at: number } | undefined;
+  let fewest = Number.POSITIVE_INFINITY;
+  for (const candidate of runs.slice(0, RUNS_TRIED)) {
+    let hits = 0;
+    for (
+      let p = text.indexOf(candidate.run, begin);
+      p !== -1 && p < stop && hits <= fewest && hits <= RARE;
+      p = text.indexOf(candidate.run, p + 1)
+    )
+      hits++;
+    if (hits < fewest) {
+      fewest = hits;
+      best = candidate;
+    }
+    if (hits <= RARE) break;
+  }
+  return best;
 }
 
 /** Whether file lines [start, start + keys.length) have `keys` at `level` (line `first` checked first). */
