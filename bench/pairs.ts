@@ -42,14 +42,16 @@ export async function paired(
   baseline: () => unknown,
   tool: () => unknown,
   setup?: () => unknown,
-  options: { toolMayFail?: boolean; secondBaseline?: () => unknown } = {},
+  options: { toolMayFail?: boolean; secondBaseline?: () => unknown; warmup?: number } = {},
 ): Promise<Paired> {
+  // Untimed pairs first: the JIT compiles both sides before anything is measured.
+  const warmup = options.warmup ?? 1;
   const ratios: number[] = [];
   const toolTimes: number[] = [];
   const baseTimes: number[] = [];
   const secondRatios: number[] = [];
   const secondTimes: number[] = [];
-  for (let i = 0; i <= pairs; i++) {
+  for (let i = 0; i < warmup + pairs; i++) {
     await setup?.();
     const b = await timed(baseline, true);
     let b2 = 0;
@@ -59,7 +61,7 @@ export async function paired(
     }
     await setup?.();
     const t = await timed(tool, !options.toolMayFail);
-    if (i === 0) continue;
+    if (i < warmup) continue;
     ratios.push(t / b);
     toolTimes.push(t);
     baseTimes.push(b);
