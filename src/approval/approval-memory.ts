@@ -8,7 +8,6 @@ import type {
 import type { FileTarget } from '../contract/file-target.js';
 import type { ApprovalPayload } from '../contract/payloads.js';
 import { argumentsDigestOf } from './call-arguments.js';
-import { canonicalJson } from './canonical-json.js';
 
 const SCOPES: readonly RememberScopeName[] = ['call', 'file', 'mount', 'tool'];
 
