@@ -27,7 +27,7 @@ export type FixDiffResult =
       code: 'invalid_diff';
       internal?: boolean;
       message: string;
-      details?: { hunk?: number; reason: string; candidates?: Array<{ line: number; text: string }> };
+      details?: { hunk?: number; reason: string; candidates?: Array<{ line: number; text?: string }> };
     };
 
 /** The hunk's lines around its changes with one context line each side (a second attempt at locating it). */
@@ -55,7 +55,7 @@ function fail(
   hunk: number | undefined,
   reason: string,
   message: string,
-  candidates?: Array<{ line: number; text: string }>,
+  candidates?: Array<{ line: number; text?: string }>,
 ): FixDiffResult {
   return {
     ok: false,
@@ -100,6 +100,8 @@ export function fixUnifiedDiff(
   fastPath = true,
   /** A person's own diff: added lines land exactly as written (never re-indented to the file's style). */
   verbatim = false,
+  /** False for a file the model may not read unasked: a failure names lines, never shows them. */
+  reveal = true,
 ): FixDiffResult {
   const hunks = parseLooseDiff(diff);
   if (hunks.length === 0) {
@@ -115,7 +117,7 @@ export function fixUnifiedDiff(
   const placements: Placement[] = [];
   let cursor = 0;
   for (const hunk of hunks) {
-    const placed = placeHunk(file, hunk, cursor);
+    const placed = placeHunk(file, hunk, cursor, reveal);
     if ('error' in placed) return placed.error;
     placements.push(placed);
     cursor = placed.end;
@@ -249,7 +251,12 @@ function asWritten(p: Placement, matched: readonly string[]): { ok: true; lines:
   return { ok: true, lines };
 }
 
-function placeHunk(file: FileLines, hunk: LooseHunk, cursor: number): Placement | { error: FixDiffResult } {
+function placeHunk(
+  file: FileLines,
+  hunk: LooseHunk,
+  cursor: number,
+  reveal: boolean,
+): Placement | { error: FixDiffResult } {
   const attempts = [{ from: hunk.first, to: hunk.last, trimmed: false }];
   const trimmed = trimContext(hunk);
   if (trimmed.to - trimmed.from < hunk.last - hunk.first) attempts.push({ ...trimmed, trimmed: true });
@@ -289,7 +296,10 @@ function placeHunk(file: FileLines, hunk: LooseHunk, cursor: number): Placement 
   const needle = oldSide(hunk);
   const behind = cursor > 0 && locate(file, needle) !== undefined;
   const near = closestRegion(file.table, needle);
-  const candidates = near ? [{ line: near.startLine, text: near.snippet }] : [];
+  const candidates = near ? [{ line: near.startLine, ...(reveal ? { text: near.snippet } : {}) }] : [];
+  const shown = near
+    ? ` The nearest candidate is at line ${near.startLine}${reveal ? `:\n${near.snippet}` : '.'}`
+    : '';
   const why = behind
     ? `Hunk ${hunk.index} only matches before the previous hunk; hunks must be in file order and must not overlap.`
     : `Hunk ${hunk.index}: its context and - lines were not found in the file (not even ignoring whitespace, indentation and typographic quotes).`;
@@ -297,7 +307,7 @@ function placeHunk(file: FileLines, hunk: LooseHunk, cursor: number): Placement 
     error: fail(
       hunk.index,
       behind ? 'out_of_order' : 'not_found',
-      `${why}${near ? ` The nearest candidate is at line ${near.startLine}:\n${near.snippet}` : ''}\nRe-read the file and rebuild the diff against its current content.`,
+      `${why}${shown}\nRe-read the file and rebuild the diff against its current content.`,
       candidates,
     ),
   };

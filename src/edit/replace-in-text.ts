@@ -14,6 +14,8 @@ export interface ReplaceRequest {
   replaceAll: boolean;
   /** A person's own text: written exactly as given, never re-indented or re-quoted to the file's style. */
   verbatim?: boolean;
+  /** False for a file the model may not read unasked: a failure names lines, never shows them. */
+  reveal?: boolean;
 }
 
 export type ReplaceResult =
@@ -161,7 +163,7 @@ export function replaceInText(text: string, request: ReplaceRequest): ReplaceRes
   const found = locateBlock(table, needle, {
     levels: ['trailing_whitespace', 'indentation', 'unicode'],
   });
-  if (!found) return notFound(table, needle);
+  if (!found) return notFound(table, needle, request.reveal ?? true);
   const lines = found.matches.map((m) => m.start + 1);
   if (found.matches.length > 1 && !request.replaceAll)
     return notUnique(found.matches.length, lines, found.level);
@@ -241,10 +243,10 @@ function trimFinalEmpty(lines: string[]): string[] {
   return lines.length > 1 && lines.at(-1) === '' ? lines.slice(0, -1) : lines;
 }
 
-function notFound(fileLines: LineTable, needle: readonly string[]): ReplaceResult {
+function notFound(fileLines: LineTable, needle: readonly string[], reveal: boolean): ReplaceResult {
   const near = closestRegion(fileLines, needle);
   const hint = near
-    ? ` Did you mean lines ${near.startLine}-${near.endLine}?\n${near.snippet}`
+    ? ` Did you mean lines ${near.startLine}-${near.endLine}?${reveal ? `\n${near.snippet}` : ''}`
     : ' No similar region was found.';
   return {
     ok: false,

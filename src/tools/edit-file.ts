@@ -44,8 +44,16 @@ export interface EditFileOutput {
 const lastEdit = new BriefMemo<ReturnType<typeof computeFresh>>();
 
 /** Runs the matching cascade on the current file; a failure becomes a ToolError with the path. */
-function computeEdit(virtualPath: string, file: LoadedFile, input: EditFileInput, verbatim = false) {
+function computeEdit(
+  ctx: ToolContext,
+  virtualPath: string,
+  file: LoadedFile,
+  input: EditFileInput,
+  verbatim = false,
+) {
   // The same bytes (SHA-256) and the same request give the same edit.
+  // A file the model may not read unasked is never shown in a failure (only its line numbers).
+  const reveal = !ctx.sandbox.needsReadApproval(virtualPath);
   const key = [
     virtualPath,
     file.sha256,
@@ -53,21 +61,29 @@ function computeEdit(virtualPath: string, file: LoadedFile, input: EditFileInput
     input.new_string,
     input.replace_all ?? false,
     verbatim,
+    reveal,
   ];
   const known = lastEdit.get(key);
   if (known) return known;
-  const edit = computeFresh(virtualPath, file, input, verbatim);
+  const edit = computeFresh(virtualPath, file, input, verbatim, reveal);
   lastEdit.set(key, edit);
   return edit;
 }
 
-function computeFresh(virtualPath: string, file: LoadedFile, input: EditFileInput, verbatim: boolean) {
+function computeFresh(
+  virtualPath: string,
+  file: LoadedFile,
+  input: EditFileInput,
+  verbatim: boolean,
+  reveal: boolean,
+) {
   const result = replaceInText(file.text, {
     oldString: input.old_string,
     newString: input.new_string,
     replaceAll: input.replace_all ?? false,
     // A person's own new_string (their $EDITOR version) is written as they wrote it.
     verbatim,
+    reveal,
   });
   if (!result.ok) {
     throw toolError(result.code, `${virtualPath}: ${result.message}`, {
@@ -122,7 +138,7 @@ function buildEditPayload(
 ): EditPayload {
   const { virtualPath } = resolved;
   const mount = resolved.mount.mountPoint;
-  const edit = computeEdit(virtualPath, file, input, ctx.verbatim);
+  const edit = computeEdit(ctx, virtualPath, file, input, ctx.verbatim);
   // A result over the size limit is refused before anyone is asked, as write_file's is.
   checkWriteSize(ctx, resolved, Buffer.byteLength(edit.newText, 'utf8'));
   const diff = boundedUnifiedDiff(file.text, edit.newText, {
@@ -182,7 +198,7 @@ export const editFile: SandboxTool<EditFileInput, EditFileOutput> = {
   async execute(input, ctx) {
     const out = await applyWrite(ctx, 'edit_file', input.path, input.base_sha256, (current, resolved) => {
       if (!current) throw missing(resolved.virtualPath);
-      const edit = computeEdit(resolved.virtualPath, current, input, ctx.verbatim);
+      const edit = computeEdit(ctx, resolved.virtualPath, current, input, ctx.verbatim);
       const diff = boundedUnifiedDiff(current.text, edit.newText, {
         oldPath: resolved.virtualPath,
         newPath: resolved.virtualPath,

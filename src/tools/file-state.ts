@@ -29,6 +29,11 @@ export function latestState(
   const sha256 = file?.sha256 ?? EMPTY_SHA256;
   const state: LatestFileState = { ...ctx.state.record(virtualPath, sha256) };
   if (file && file.text === undefined) return state; // loaded as bytes (move/copy/delete): no content
+  if (ctx.sandbox.needsReadApproval(virtualPath)) {
+    // Reading this file needs the person's approval: no result or error carries its content.
+    state.hint = `Its content is not included: reading ${virtualPath} needs the user's approval; use read_file.`;
+    return state;
+  }
   const text = file?.text ?? '';
   if (text.length <= ctx.limits.readMaxChars)
     state.content = text.replace(/^\uFEFF/, '').replaceAll('\r\n', '\n');

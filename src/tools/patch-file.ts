@@ -43,10 +43,12 @@ const lastPatch = new BriefMemo<FixedPatch>();
 function computePatch(ctx: ToolContext, virtualPath: string, file: LoadedFile | undefined, diff: string) {
   // A person's own diff (their edited call) lands as they wrote it: nothing re-indented.
   const verbatim = ctx.verbatim ?? false;
-  const key = [file?.sha256, diff, verbatim];
+  // A file the model may not read unasked is never shown in a failure (only its line numbers).
+  const reveal = !ctx.sandbox.needsReadApproval(virtualPath);
+  const key = [file?.sha256, diff, verbatim, reveal];
   const known = lastPatch.get(key);
   if (known) return known;
-  const result = fixUnifiedDiff(file?.text ?? '', diff, undefined, undefined, verbatim);
+  const result = fixUnifiedDiff(file?.text ?? '', diff, undefined, undefined, verbatim, reveal);
   if (!result.ok) {
     throw toolError('invalid_diff', `${virtualPath}: ${result.message}`, {
       details: { ...(result.details ?? {}), latest_file_state: latestState(ctx, virtualPath, file) },

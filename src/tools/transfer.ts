@@ -105,7 +105,13 @@ export async function transferApproval(
 ): Promise<ApprovalResult> {
   try {
     const { from, to, source, existing, link } = await endpoints(ctx, kind, input);
-    const needs = to.mount.writeApproval || (kind === 'move' && from.mount.writeApproval);
+    // A copy or a move puts the source's content where the model may read it unasked: a
+    // source the model may not read unasked (readApproval) asks, whatever the destination.
+    const needs =
+      to.mount.writeApproval ||
+      (kind === 'move' && from.mount.writeApproval) ||
+      ((from.mount.readApproval || (from as ResolvedPath).target?.mount.readApproval === true) &&
+        !to.mount.readApproval);
     if (!needs) return ApprovalResult.preApproved();
     const verb = kind === 'move' ? 'Move' : 'Copy';
     const symlink = link && {
