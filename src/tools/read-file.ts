@@ -8,6 +8,7 @@ import { fileTargetOf } from '../sandbox/target.js';
 import { blockedFrom } from './apply-write.js';
 import { loadFile } from './file-io.js';
 import {
+  checkApprovedState,
   checkApprovedTarget,
   loadingApproved,
   resolveApproved,
@@ -87,6 +88,8 @@ export const readFile: SandboxTool<ReadFileInput, ReadFileOutput> = {
     checkApprovedTarget(ctx, 'path', resolved);
     const file = await loadingApproved(ctx, 'path', resolved, () => loadVersion(ctx, resolved));
     if (!file) throw toolError('not_found', `${resolved.virtualPath} does not exist.`);
+    // The content the person approved reading (its SHA-256 was shown), not what it became since.
+    checkApprovedState(ctx, resolved.virtualPath, ctx.approvedBaseSha256, file);
     const raw = file.text;
     const text = file.modelText;
     const total = file.total;

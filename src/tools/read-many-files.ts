@@ -1,11 +1,12 @@
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { ApprovalResult } from '../contract/approval-types.js';
 import type { ToolErrorInfo } from '../contract/tool-outcome.js';
 import type { ResolvedPath } from '../sandbox/sandbox.js';
-import { loadFile } from './file-io.js';
+import { loadBytes, loadFile } from './file-io.js';
 import { countLines, toModelText } from './text-stats.js';
 import { toErrorInfo, toolError } from './tool-error.js';
-import { NONEMPTY_PATH, type SandboxTool } from './types.js';
+import { NONEMPTY_PATH, type SandboxTool, type ToolContext } from './types.js';
 
 /** Most files one call may name: a bound on work per call, not on the sandbox. */
 const READ_MANY_MAX_FILES = 50;
@@ -78,12 +79,24 @@ export const readManyFiles: SandboxTool<ReadManyFilesInput, ReadManyFilesOutput>
       description: `Read ${names.length === 1 ? first.virtualPath : `${names.length} files: ${names.join(', ')}`}`,
       path: names.length === 1 ? first.virtualPath : '',
       mount: mounts.size === 1 ? first.mount.mountPoint : '',
+      // The files shown, bound as one state: each one's real path, identity and bytes.
+      baseSha256: await askedState(ctx, input.paths),
       toolName: 'read_many_files',
       args: { paths: names },
     });
   },
 
   async execute(input, ctx) {
+    // An approved read reads the files the person approved, as they were: any of them
+    // replaced, removed or changed since makes the whole call stale.
+    if (
+      ctx.approvedBaseSha256 !== undefined &&
+      (await askedState(ctx, input.paths)) !== ctx.approvedBaseSha256
+    )
+      throw toolError(
+        'stale_approval',
+        'A file the user approved reading was changed, replaced or removed after the approval, so nothing was read. Make the call again to have it approved as it is.',
+      );
     let budget = ctx.limits.readMaxChars;
     const files: ReadManyFileEntry[] = [];
     for (const p of input.paths) {
@@ -120,4 +133,34 @@ function cutAtLine(text: string, max: number): string {
   if (max <= 0) return '';
   const nl = text.lastIndexOf('\n', max - 1);
   return nl === -1 ? '' : text.slice(0, nl + 1);
+}
+
+/**
+ * The state of the files of a call that need a read approval, as one SHA-256: for each
+ * (in order) the name, the real path, the file's identity and the SHA-256 of its bytes,
+ * or why it cannot be read. Equal before the prompt and at execution only when every
+ * file asked about is the very same file with the very same bytes.
+ */
+async function askedState(ctx: ToolContext, paths: readonly string[]): Promise<string> {
+  const hash = createHash('sha256');
+  for (const p of paths) {
+    let resolved: ResolvedPath;
+    try {
+      resolved = ctx.sandbox.resolve(p, 'read');
+    } catch (error) {
+      // Unresolvable now: fine only if it did not need asking (its error is reported per file).
+      hash.update(`${p}\0unresolved\0${toErrorInfo(error).code}\n`);
+      continue;
+    }
+    if (!resolved.mount.readApproval && !resolved.target?.mount.readApproval) continue;
+    let state: string;
+    try {
+      const file = await loadBytes(ctx, resolved);
+      state = file ? `${file.identity ?? ''}\0${file.born ?? ''}\0${file.sha256}` : 'missing';
+    } catch (error) {
+      state = `error ${toErrorInfo(error).code}`;
+    }
+    hash.update(`${p}\0${resolved.virtualPath}\0${resolved.hostPath}\0${state}\n`);
+  }
+  return hash.digest('hex');
 }

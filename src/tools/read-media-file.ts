@@ -2,11 +2,20 @@ import path from 'node:path';
 import { z } from 'zod';
 import { ApprovalResult } from '../contract/approval-types.js';
 import { SandboxError } from '../contract/errors.js';
+import type { FileBytes } from '../fs/read-text.js';
+import type { ResolvedPath } from '../sandbox/sandbox.js';
+import { fileTargetOf } from '../sandbox/target.js';
 import { blockedFrom } from './apply-write.js';
 import { loadBytes, maxBytesFor } from './file-io.js';
-import { loadingApproved, resolveApproved } from './file-state.js';
+import {
+  checkApprovedState,
+  checkApprovedTarget,
+  checkReadIdentity,
+  loadingApproved,
+  resolveApproved,
+} from './file-state.js';
 import { toolError } from './tool-error.js';
-import { NONEMPTY_PATH, type SandboxTool } from './types.js';
+import { NONEMPTY_PATH, type SandboxTool, type ToolContext } from './types.js';
 
 export const ReadMediaFileInput = z.object({
   path: z
@@ -54,16 +63,21 @@ export const readMediaFile: SandboxTool<ReadMediaFileInput, ReadMediaFileOutput>
       const resolved = ctx.sandbox.resolve(input.path, 'read');
       mediaType(resolved.virtualPath);
       if (!resolved.mount.readApproval) return ApprovalResult.preApproved();
-      return ApprovalResult.needsApproval({
-        type: 'read',
-        description: `Read ${resolved.virtualPath} (${mediaType(resolved.virtualPath)})`,
-        path: resolved.virtualPath,
-        mount: resolved.mount.mountPoint,
-        baseSha256: null,
-        fileLines: 0,
-        fileBytes: resolved.size ?? 0,
-        fileExists: true,
-      });
+      // The file shown is bound: its identity (targets) and its bytes (baseSha256).
+      const file = await loadMedia(ctx, resolved);
+      return ApprovalResult.needsApproval(
+        {
+          type: 'read',
+          description: `Read ${resolved.virtualPath} (${mediaType(resolved.virtualPath)})`,
+          path: resolved.virtualPath,
+          mount: resolved.mount.mountPoint,
+          baseSha256: file.sha256,
+          fileLines: 0,
+          fileBytes: file.bytes,
+          fileExists: true,
+        },
+        { path: fileTargetOf(resolved) },
+      );
     } catch (error) {
       return blockedFrom(error);
     }
@@ -72,13 +86,11 @@ export const readMediaFile: SandboxTool<ReadMediaFileInput, ReadMediaFileOutput>
   async execute(input, ctx) {
     const resolved = resolveApproved(ctx, 'path', input.path, 'read');
     const mime = mediaType(resolved.virtualPath);
-    const max = Math.min(ctx.limits.mediaMaxBytes, maxBytesFor(ctx, resolved));
-    if ((resolved.size ?? 0) > max) throw tooLarge(resolved.virtualPath, resolved.size ?? 0, max);
-    // Read with the media cap as the size limit (checked again on the open file, not only on the stat above).
-    const file = await loadingApproved(ctx, 'path', resolved, () =>
-      loadBytes(ctx, { ...resolved, mount: { ...resolved.mount, maxFileBytes: max } }),
-    );
-    if (!file) throw toolError('not_found', `${resolved.virtualPath} does not exist.`);
+    // An approved read reads the file the person approved, as it was shown.
+    checkApprovedTarget(ctx, 'path', resolved);
+    const file = await loadingApproved(ctx, 'path', resolved, () => loadMedia(ctx, resolved));
+    checkReadIdentity(ctx, 'path', resolved.virtualPath, file);
+    checkApprovedState(ctx, resolved.virtualPath, ctx.approvedBaseSha256, file);
     return {
       path: resolved.virtualPath,
       kind: mime.startsWith('image/') ? 'image' : 'audio',
@@ -89,6 +101,15 @@ export const readMediaFile: SandboxTool<ReadMediaFileInput, ReadMediaFileOutput>
     };
   },
 };
+
+/** A media file's bytes, the media size cap checked on the stat and again on the open file. */
+async function loadMedia(ctx: ToolContext, resolved: ResolvedPath): Promise<FileBytes> {
+  const max = Math.min(ctx.limits.mediaMaxBytes, maxBytesFor(ctx, resolved));
+  if ((resolved.size ?? 0) > max) throw tooLarge(resolved.virtualPath, resolved.size ?? 0, max);
+  const file = await loadBytes(ctx, { ...resolved, mount: { ...resolved.mount, maxFileBytes: max } });
+  if (!file) throw toolError('not_found', `${resolved.virtualPath} does not exist.`);
+  return file;
+}
 
 function mediaType(virtualPath: string): string {
   const ext = path.posix.extname(virtualPath).toLowerCase();
