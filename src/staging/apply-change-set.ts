@@ -141,14 +141,17 @@ export async function applyChangeSet(
   }
   const ops: GroupOp[] = [];
   const undo: AppliedChangeSet['files'] = [];
+  let at = '';
   try {
     for (const p of planned) {
       if (p.content === undefined) continue;
       const f = p.file;
+      at = f.path;
       const mode = f.staged.mode ?? f.sourceBase?.mode ?? f.base.mode ?? 0o644;
       ops.push(op(sandbox, f.path, f.base, p.content === null ? null : { data: p.content, mode }));
       undo.push({ path: f.path, before: f.base, after: { virtualPath: f.path, sha256: null } });
       if (f.movedFrom && f.sourceBase) {
+        at = f.movedFrom;
         ops.push(op(sandbox, f.movedFrom, f.sourceBase, null));
         undo.push({
           path: f.movedFrom,
@@ -158,7 +161,32 @@ export async function applyChangeSet(
       }
     }
   } catch (error) {
-    return fail(toErrorInfo(error));
+    const info = toErrorInfo(error);
+    // What is at a reviewed path now is not a file any more (a FIFO, a directory …): it was
+    // replaced after the review was shown, like any other change of a reviewed file.
+    if (info.code === 'not_a_file')
+      return fail({
+        code: 'stale_approval',
+        message: `${at} is no longer a regular file: it was replaced after the changes were reviewed. Nothing was applied; read the file again and stage the change anew.`,
+      });
+    return fail(info);
+  }
+  // A directory to create must still be missing: anything that appeared at its path since the
+  // review (a file, a link, another directory) makes the set stale, before anything is applied.
+  const accepted = set.directories.filter((dir) => decisions.files[dir]?.action === 'accept');
+  for (const dir of accepted) {
+    let kind: string;
+    try {
+      kind = sandbox.resolve(dir, 'list').kind;
+    } catch (error) {
+      const info = toErrorInfo(error);
+      kind = info.code === 'not_found' ? 'missing' : info.code;
+    }
+    if (kind !== 'missing')
+      return fail({
+        code: 'stale_approval',
+        message: `${dir} was to be created, but something appeared at that path after the changes were reviewed. Nothing was applied; stage the change anew.`,
+      });
   }
   let result: Awaited<ReturnType<typeof applyGroup>>;
   try {
@@ -177,8 +205,9 @@ export async function applyChangeSet(
       details: { path: result.conflict.path },
     });
   }
-  // Empty directories the agent created: made now (a directory holds nothing to roll back).
-  for (const dir of set.directories) {
+  // Empty directories the agent created, each only when the reviewer accepted it (like a file,
+  // one not named is rejected): made now (a directory holds nothing to roll back).
+  for (const dir of accepted) {
     try {
       await fs.mkdir(sandbox.resolve(dir, 'write').hostPath, { recursive: true });
     } catch {

@@ -104,7 +104,7 @@ export function buildChangeSet(overlay: StagingOverlay): ChangeSet {
     added: files.reduce((n, f) => n + f.added, 0),
     removed: files.reduce((n, f) => n + f.removed, 0),
   };
-  return { version: 1, id: changeSetId(files), files, directories, stats };
+  return { version: 1, id: changeSetId(files, directories), files, directories, stats };
 }
 
 function describe(e: OverlayEntry, byPath: Map<string, OverlayEntry>): ChangeSetFile | undefined {
@@ -137,8 +137,10 @@ function describe(e: OverlayEntry, byPath: Map<string, OverlayEntry>): ChangeSet
   };
 }
 
-function changeSetId(files: ChangeSetFile[]): string {
+function changeSetId(files: ChangeSetFile[], directories: readonly string[]): string {
   const h = createHash('sha256');
+  // The directories to create are part of what is reviewed: one added later changes the id.
+  for (const d of directories) h.update(`dir\0${d}\0`);
   for (const f of files) {
     h.update(
       `${f.path}\0${f.status}\0${f.movedFrom ?? ''}\0${f.base.sha256 ?? '-'}\0${f.sourceBase?.sha256 ?? '-'}\0${f.staged.sha256 ?? '-'}\0`,
@@ -171,5 +173,7 @@ export function changeSetTampered(set: ChangeSet): string | undefined {
         return `the entry for ${f.path} is inconsistent`;
     }
   }
-  return changeSetId(set.files) === set.id ? undefined : 'its id does not match its files';
+  if (!Array.isArray(set.directories) || set.directories.some((d) => typeof d !== 'string'))
+    return 'its directory list is malformed';
+  return changeSetId(set.files, set.directories) === set.id ? undefined : 'its id does not match its files';
 }

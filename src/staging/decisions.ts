@@ -32,12 +32,13 @@ export type ReviewDecisions = z.infer<typeof ReviewDecisionsSchema>;
 
 /** Accepts (or rejects) every file of a set: the decisions of "accept all" / "reject all". */
 export function decideAll(
-  set: { id: string; files: readonly { path: string }[] },
+  set: { id: string; files: readonly { path: string }[]; directories?: readonly string[] },
   action: 'accept' | 'reject',
   note?: string,
 ): ReviewDecisions {
+  const paths = [...set.files.map((f) => f.path), ...(set.directories ?? [])];
   return {
     changeSetId: set.id,
-    files: Object.fromEntries(set.files.map((f) => [f.path, { action, ...(note ? { note } : {}) }])),
+    files: Object.fromEntries(paths.map((p) => [p, { action, ...(note ? { note } : {}) }])),
   };
 }
