@@ -22,7 +22,7 @@ import { type CallArguments, captureArguments, requestCopy, withPreview } from '
 import { ApprovalAborted } from './errors.js';
 import { type AppliedChain, chainKey, rebasedContext } from './rebase.js';
 import { userEditedOutcome } from './user-edit.js';
-import { checkRememberedEdit, rememberScopeOf, validateDecision } from './validate-decision.js';
+import { checkRememberedTargets, rememberScopeOf, validateDecision } from './validate-decision.js';
 
 /**
  * The one path every approved call takes, whatever mode asked the person
@@ -142,7 +142,7 @@ export async function askPerson(request: ApprovalRequest, o: AskOptions): Promis
     try {
       // The callback gets its own copies: whatever it does to them, what runs (and what is remembered) is the captured call.
       decision = validateDecision(await o.approve(requestCopy(request)));
-      checkRememberedEdit(request.args, decision);
+      await checkRememberedTargets(request, decision);
     } catch (error) {
       if (error instanceof ApprovalAborted) {
         o.onAborted?.();

@@ -1,7 +1,7 @@
 import type { ApprovalCallback, ApprovalDecision } from '../contract/approval-types.js';
 import { type ApprovalMemory, rememberedDecision } from './approval-memory.js';
 import { requestCopy } from './call-arguments.js';
-import { checkRememberedEdit, rememberScopeOf, validateDecision } from './validate-decision.js';
+import { checkRememberedTargets, rememberScopeOf, validateDecision } from './validate-decision.js';
 
 /** Approves everything that reaches it (blocked calls never do). For trusted, unattended runs. */
 export function approveAll(): ApprovalCallback {
@@ -28,7 +28,7 @@ export function withMemory(callback: ApprovalCallback, memory: ApprovalMemory): 
     const hit = memory.lookup(request);
     if (hit) return rememberedDecision(hit);
     const decision: ApprovalDecision = validateDecision(await callback(requestCopy(request)));
-    checkRememberedEdit(request.args, decision);
+    await checkRememberedTargets(request, decision);
     const scope = rememberScopeOf(decision);
     if (scope) memory.remember(request, scope, decision.approved, decision.note);
     return decision;

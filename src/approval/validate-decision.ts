@@ -1,4 +1,4 @@
-import type { ApprovalDecision, RememberScopeName } from '../contract/approval-types.js';
+import type { ApprovalDecision, ApprovalRequest, RememberScopeName } from '../contract/approval-types.js';
 
 const SCOPE_NAMES: readonly string[] = ['call', 'file', 'mount', 'tool'] satisfies RememberScopeName[];
 
@@ -54,7 +54,7 @@ export function validateDecision(value: unknown): ApprovalDecision {
  * while the edit keeps the files the call names (else the next call on the model's
  * file would run unasked). Refused as a TypeError, like any malformed decision.
  */
-export function checkRememberedEdit(args: unknown, decision: ApprovalDecision): void {
+function checkRememberedEdit(args: unknown, decision: ApprovalDecision): void {
   const scope = rememberScopeOf(decision);
   if (!decision.approved || decision.overrideArgs === undefined || scope === undefined) return;
   if (scope === 'call')
@@ -88,3 +88,31 @@ function filesNamed(args: unknown): string {
   const a = args as Record<string, unknown>;
   return JSON.stringify(FILE_FIELDS.map((field) => a[field] ?? null));
 }
+
+/**
+ * checkRememberedEdit, and for a file or mount scope also what the edited call acts
+ * on, as its own payload describes it (the only view a custom tool gives): the
+ * scope is keyed by the model's payload, so the edited call must name the very same
+ * file, destination and mounts, or nothing is remembered (TypeError).
+ */
+export async function checkRememberedTargets(
+  request: ApprovalRequest,
+  decision: ApprovalDecision,
+): Promise<void> {
+  checkRememberedEdit(request.args, decision);
+  const scope = rememberScopeOf(decision);
+  if (!decision.approved || decision.overrideArgs === undefined || (scope !== 'file' && scope !== 'mount'))
+    return;
+  const edited = await request.previewEdit?.(decision.overrideArgs);
+  const shown = request.payload as unknown as Record<string, unknown>;
+  const now =
+    edited?.status === 'needs_approval' ? (edited.payload as unknown as Record<string, unknown>) : undefined;
+  const same = now !== undefined && PAYLOAD_TARGETS.every((field) => now[field] === shown[field]);
+  if (!same)
+    throw new TypeError(
+      'An ApprovalDecision whose overrideArgs change what the call acts on cannot also be remembered: the scope would cover the file the model named, which the person did not approve. Remember nothing for such an edit.',
+    );
+}
+
+/** Payload fields that name what a call acts on (and a remembered scope is keyed by). */
+const PAYLOAD_TARGETS = ['path', 'mount', 'source', 'destination', 'destinationMount'] as const;
