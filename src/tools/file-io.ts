@@ -160,15 +160,40 @@ export async function moveFile(
       if (!overwrite && (await exists(b))) throw destinationTaken(to);
       const stat = await fs.stat(a);
       const data = await fs.readFile(a);
-      await writeFileAtomic(to.hostPath, to.mount.realRoot, data, {
-        mode: stat.mode & 0o7777,
-        createParents: true,
-        displayPath: to.virtualPath,
-        ...(bound.destination ? { bound: bound.destination } : {}),
-      });
-      await fs.unlink(a);
+      // What the destination held, to put back if the source then cannot be removed.
+      const before = await fs.lstat(b).then(
+        async (s) => (s.isFile() ? { data: await fs.readFile(b), mode: s.mode & 0o7777 } : undefined),
+        () => null,
+      );
+      const write = (bytes: Buffer, mode: number, binding: EntryBinding | undefined) =>
+        writeFileAtomic(to.hostPath, to.mount.realRoot, bytes, {
+          mode,
+          createParents: true,
+          displayPath: to.virtualPath,
+          ...(binding ? { bound: binding } : {}),
+        });
+      const written = await write(data, stat.mode & 0o7777, bound.destination);
+      try {
+        await fs.unlink(a);
+      } catch (error) {
+        // The source stays (an immutable file, a directory that refuses): the destination is
+        // put back as it was, so the failure really changed nothing.
+        if (before === null) await unlinkIfHash(b, written.sha256);
+        // (the approved destination is the file just written over: no binding to check again)
+        else if (before) await write(before.data, before.mode, undefined).catch(() => undefined);
+        throw error;
+      }
     },
   });
+}
+
+/** Removes a file this call wrote, if it still holds what was written. */
+async function unlinkIfHash(file: string, sha256: string): Promise<void> {
+  try {
+    if (sha256Hex(await fs.readFile(file)) === sha256) await fs.unlink(file);
+  } catch {
+    // gone already: nothing to take back
+  }
 }
 
 /** Symbolic links are not staged: a change set holds file contents only. */

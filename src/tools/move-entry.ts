@@ -47,13 +47,21 @@ export async function moveEntry(from: Entry, to: Entry, overwrite: boolean, step
     await steps.verify?.(a);
     await checkBound(source, a, steps.source);
     await checkBound(target, b, steps.destination);
+    let linked = false;
     try {
       if (overwrite) await fs.rename(a, b);
       else {
         await fs.link(a, b);
+        linked = true;
         await fs.unlink(a);
       }
     } catch (error) {
+      // The new name is in place but the old one cannot go (an immutable file or directory):
+      // the new name is taken back, so the failure really changed nothing.
+      if (linked) {
+        await unlinkOwn(b, a);
+        throw error;
+      }
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'EEXIST') throw destinationTaken(to);
       if (code !== 'EXDEV' && code !== 'EPERM') throw error;
@@ -62,6 +70,16 @@ export async function moveEntry(from: Entry, to: Entry, overwrite: boolean, step
   } finally {
     await source.close();
     await target?.close();
+  }
+}
+
+/** Removes `name` if it is still the very entry `original` is (the link this move made). */
+async function unlinkOwn(name: string, original: string): Promise<void> {
+  try {
+    const [made, source] = await Promise.all([fs.lstat(name), fs.lstat(original)]);
+    if (made.dev === source.dev && made.ino === source.ino) await fs.unlink(name);
+  } catch {
+    // gone already, or not ours: leave it
   }
 }
 
