@@ -4,7 +4,9 @@ import { ApprovalResult } from '../contract/approval-types.js';
 import { SandboxError } from '../contract/errors.js';
 import { type DirHandle, openDirectoryInside } from '../fs/dir-handle.js';
 import type { ResolvedPath, Sandbox } from '../sandbox/sandbox.js';
+import { type FileTarget, fileTargetOf } from '../sandbox/target.js';
 import { blockedFrom } from './apply-write.js';
+import { checkApprovedTarget, resolveApproved } from './file-state.js';
 import { toolError } from './tool-error.js';
 import { NONEMPTY_PATH, type SandboxTool } from './types.js';
 
@@ -63,6 +65,15 @@ function plan(sandbox: Sandbox, input: CreateDirectoryInput): Plan {
   }
 }
 
+/** The directory as a path to create resolves now (undefined where a write resolution does not apply, e.g. suffix rules). */
+function targetOf(sandbox: Sandbox, virtualPath: string): FileTarget | undefined {
+  try {
+    return fileTargetOf(sandbox.resolve(virtualPath, 'write'));
+  } catch {
+    return undefined;
+  }
+}
+
 /** Creates the directory and any missing parents (like `mkdir -p`); an existing directory is fine. */
 export const createDirectory: SandboxTool<CreateDirectoryInput, CreateDirectoryOutput> = {
   name: 'create_directory',
@@ -74,20 +85,31 @@ export const createDirectory: SandboxTool<CreateDirectoryInput, CreateDirectoryO
     try {
       const p = plan(ctx.sandbox, input);
       if (p.missing.length === 0 || !p.existing.mount.writeApproval) return ApprovalResult.preApproved();
-      return ApprovalResult.needsApproval({
-        type: 'generic',
-        description: `Create directory ${p.virtualPath}`,
-        path: p.virtualPath,
-        mount: p.existing.mount.mountPoint,
-        toolName: 'create_directory',
-        args: { path: p.virtualPath },
-      });
+      const target = targetOf(ctx.sandbox, p.virtualPath);
+      return ApprovalResult.needsApproval(
+        {
+          type: 'generic',
+          description: `Create directory ${p.virtualPath}`,
+          path: p.virtualPath,
+          mount: p.existing.mount.mountPoint,
+          toolName: 'create_directory',
+          args: { path: p.virtualPath },
+        },
+        // Bound like a file to create: the deepest existing directory's identity and the names below it.
+        target ? { path: target } : undefined,
+      );
     } catch (error) {
       return blockedFrom(error);
     }
   },
 
   async execute(input, ctx) {
+    if (ctx.approvedTargets?.path) {
+      // What was approved is still what is there: nothing appeared at the path, no directory
+      // on the way was swapped (anything else is stale_approval, nothing created).
+      const now = resolveApproved(ctx, 'path', input.path, 'write');
+      checkApprovedTarget(ctx, 'path', now);
+    }
     const p = plan(ctx.sandbox, input);
     if (p.missing.length === 0) return { path: p.virtualPath, created: false };
     if (ctx.staging) {

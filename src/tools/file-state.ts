@@ -150,9 +150,14 @@ export function resolveApproved(
     const approved = ctx.approvedTargets?.[role];
     const existed = approved !== undefined && !approved.identity.startsWith('missing ');
     const code = error instanceof SandboxError ? error.code : undefined;
-    if (existed && (code === 'not_a_file' || code === 'not_found')) {
+    const swapped = approved !== undefined && code === 'not_a_file';
+    if (swapped || (existed && code === 'not_found')) {
       const what =
-        code === 'not_found' ? 'was removed' : 'was replaced by something that is not a regular file';
+        code === 'not_found'
+          ? 'was removed'
+          : existed
+            ? 'was replaced by something that is not a regular file'
+            : 'was created by someone else (not as a regular file)';
       throw toolError(
         'stale_approval',
         `${approved.name} ${what} after it was approved, so the approved call was not run (the user approved it for the file that was there). Nothing was changed. Make the call again to have it approved as it is.`,

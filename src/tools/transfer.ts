@@ -53,6 +53,10 @@ async function endpoints(ctx: ToolContext, kind: 'move' | 'copy', input: Transfe
   const link = resolveLink(ctx.sandbox, input.source, access);
   const from = link ?? resolveApproved(ctx, 'path', input.source, access);
   const to = resolveApproved(ctx, 'destination', input.destination, 'write');
+  // Approved files first: a source removed or a destination taken since the approval is
+  // stale, not the model's mistake (no-ops when nothing was approved).
+  checkApprovedTarget(ctx, 'path', from);
+  checkApprovedTarget(ctx, 'destination', to);
   if (from.hostPath === to.hostPath || link?.target === to.virtualPath) {
     throw toolError(
       'invalid_argument',
