@@ -4,9 +4,8 @@ import { ApprovalResult } from '../contract/approval-types.js';
 import { SandboxError } from '../contract/errors.js';
 import { type DirHandle, openDirectoryInside } from '../fs/dir-handle.js';
 import type { ResolvedPath, Sandbox } from '../sandbox/sandbox.js';
-import { type FileTarget, fileTargetOf } from '../sandbox/target.js';
 import { blockedFrom } from './apply-write.js';
-import { checkApprovedTarget, resolveApproved } from './file-state.js';
+import { checkApprovedTarget, resolveApproved, targetToCreate } from './file-state.js';
 import { toolError } from './tool-error.js';
 import { NONEMPTY_PATH, type SandboxTool } from './types.js';
 
@@ -65,15 +64,6 @@ function plan(sandbox: Sandbox, input: CreateDirectoryInput): Plan {
   }
 }
 
-/** The directory as a path to create resolves now (undefined where a write resolution does not apply, e.g. suffix rules). */
-function targetOf(sandbox: Sandbox, virtualPath: string): FileTarget | undefined {
-  try {
-    return fileTargetOf(sandbox.resolve(virtualPath, 'write'));
-  } catch {
-    return undefined;
-  }
-}
-
 /** Creates the directory and any missing parents (like `mkdir -p`); an existing directory is fine. */
 export const createDirectory: SandboxTool<CreateDirectoryInput, CreateDirectoryOutput> = {
   name: 'create_directory',
@@ -85,7 +75,7 @@ export const createDirectory: SandboxTool<CreateDirectoryInput, CreateDirectoryO
     try {
       const p = plan(ctx.sandbox, input);
       if (p.missing.length === 0 || !p.existing.mount.writeApproval) return ApprovalResult.preApproved();
-      const target = targetOf(ctx.sandbox, p.virtualPath);
+      const target = targetToCreate(ctx.sandbox, p.virtualPath);
       return ApprovalResult.needsApproval(
         {
           type: 'generic',

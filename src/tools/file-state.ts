@@ -1,7 +1,7 @@
 import { SandboxError } from '../contract/errors.js';
 import { assertBound, type EntryBinding, lstatEntry } from '../fs/entry-binding.js';
 import { sha256Hex } from '../fs/state-tracker.js';
-import type { AccessKind, ResolvedPath } from '../sandbox/sandbox.js';
+import type { AccessKind, ResolvedPath, Sandbox } from '../sandbox/sandbox.js';
 import { type FileTarget, fileTargetOf, type ResolvedTarget, targetChange } from '../sandbox/target.js';
 import type { LoadedFile } from './file-io.js';
 import { toolError } from './tool-error.js';
@@ -164,6 +164,19 @@ export function resolveApproved(
       );
     }
     throw error;
+  }
+}
+
+/**
+ * A path a call would create (a directory, a moved tree's new name), as it resolves
+ * now, to bind an approval to; undefined where a write resolution does not apply
+ * (e.g. a mount's suffix rules), and the call is then bound by its other checks.
+ */
+export function targetToCreate(sandbox: Sandbox, virtualPath: string): FileTarget | undefined {
+  try {
+    return fileTargetOf(sandbox.resolve(virtualPath, 'write'));
+  } catch {
+    return undefined;
   }
 }
 

@@ -8,8 +8,10 @@ import { withFileLock } from '../fs/file-lock.js';
 import { isTempFileName } from '../fs/temp-name.js';
 import type { ResolvedPath } from '../sandbox/sandbox.js';
 import { linkTarget, OUTSIDE_THE_SANDBOX, resolveLink } from '../sandbox/symlink.js';
+import { fileTargetOf } from '../sandbox/target.js';
 import { codePointLabel, INVISIBLE_CHARS } from '../text/invisible-chars.js';
 import { blockedFrom } from './apply-write.js';
+import { checkApprovedTarget, resolveApproved, targetToCreate } from './file-state.js';
 import { parentOf } from './move-entry.js';
 import { toolError } from './tool-error.js';
 import type { TransferInput, TransferOutput } from './transfer.js';
@@ -161,10 +163,23 @@ export async function directoryMoveApproval(ctx: ToolContext, input: TransferInp
       entryCount: p.entries.length,
       links: retargetedLinks(p.from.virtualPath, p.to.virtualPath, p.links),
     };
-    return ApprovalResult.needsApproval(payload);
+    const destination = targetToCreate(ctx.sandbox, p.to.virtualPath);
+    // Bound like a file move: the tree's own directory and where it goes (the destination's directory and name).
+    return ApprovalResult.needsApproval(payload, {
+      path: fileTargetOf(p.from),
+      ...(destination ? { destination } : {}),
+    });
   } catch (error) {
     return blockedFrom(error);
   }
+}
+
+/** The approved tree and destination are still what is there: anything else is stale_approval. */
+function checkApprovedEnds(ctx: ToolContext, input: TransferInput): void {
+  if (ctx.approvedTargets?.path)
+    checkApprovedTarget(ctx, 'path', resolveApproved(ctx, 'path', input.source, 'list'));
+  if (ctx.approvedTargets?.destination)
+    checkApprovedTarget(ctx, 'destination', resolveApproved(ctx, 'destination', input.destination, 'write'));
 }
 
 /**
@@ -191,8 +206,10 @@ function retargetedLinks(
 
 /** Moves the tree with one rename (same mount), after checking it is still the tree that was approved. */
 export async function moveDirectory(ctx: ToolContext, input: TransferInput): Promise<TransferOutput> {
+  checkApprovedEnds(ctx, input);
   const first = await plan(ctx, input);
   return withFileLock(first.from.hostPath, async () => {
+    checkApprovedEnds(ctx, input);
     const p = await plan(ctx, input);
     if (ctx.approvedBaseSha256 !== undefined && ctx.approvedBaseSha256 !== p.sha256) {
       throw toolError(
