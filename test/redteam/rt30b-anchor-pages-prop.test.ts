@@ -40,7 +40,7 @@ describe('anchors of paged / cut / CRLF reads name exactly the line shown', () =
     it(`seed ${seed}`, async () => {
       const r = rng(seed * 7919);
       const pick = <T>(a: T[]) => a[Math.floor(r() * a.length)]!;
-      let problems: string[] = [];
+      const problems: string[] = [];
       for (let trial = 0; trial < 40; trial++) {
         const n = 5 + Math.floor(r() * 40);
         const lines = Array.from({ length: n }, () => pick(POOL));

@@ -2,8 +2,9 @@
 // that acts on it, on the source and destination side, in blocking mode (swap inside the callback) and native
 // mode (swap between decidePending and executeApproved). Promise: stale_approval, nothing changed on disk,
 // virtual paths only.
-import crypto from 'node:crypto';
+
 import { execFileSync } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
