@@ -59,11 +59,22 @@ function sharedEnds(
   const tail = tailStart === -1 ? 0 : a.length - (tailStart + 1);
   // The tail must also end on a line boundary in b (it does: it is the same suffix).
   const safeTail = tail > 0 && b.length - tail > head ? tail : 0;
-  let lineOffset = 0;
-  for (let k = a.indexOf('\n'); k !== -1 && k < head; k = a.indexOf('\n', k + 1)) lineOffset++;
+  // Lines before the cut: from the caller's count where given (only the few lines between its
+  // head and this one are counted), else counted from the start.
+  const lineOffset =
+    known.headLines !== undefined && known.head <= a.length
+      ? known.headLines +
+        (head >= known.head ? newlinesIn(a, known.head, head) : -newlinesIn(a, head, known.head))
+      : newlinesIn(a, 0, head);
   return head > 1024 || safeTail > 1024
     ? { head, tail: safeTail, lineOffset }
     : { head: 0, tail: 0, lineOffset: 0 };
+}
+
+function newlinesIn(text: string, from: number, to: number): number {
+  let n = 0;
+  for (let k = text.indexOf('\n', from); k !== -1 && k < to; k = text.indexOf('\n', k + 1)) n++;
+  return n;
 }
 
 /** Moves every hunk header of a unified diff down by `lines` (the diff was computed on a slice). */
@@ -83,6 +94,8 @@ export function shiftHunkHeaders(unifiedDiff: string, lines: number): string {
 export interface KnownShared {
   head: number;
   tail: number;
+  /** Newlines in the first `head` characters, when the caller knows it (an edit knows its line). */
+  headLines?: number;
 }
 
 /** Counts `+` and `-` lines of a unified diff (headers excluded). */

@@ -155,7 +155,7 @@ export function replaceInText(text: string, request: ReplaceRequest): ReplaceRes
       matchLines: used,
       firstChangedLine: used[0]!,
       linesChanged: span * chosen.length,
-      unchanged: { head: bom + chosen[0]!, tail: body.length - last },
+      unchanged: { head: bom + chosen[0]!, tail: body.length - last, headLines: used[0]! - 1 },
     };
   }
   const table = new LineTable(body);
@@ -235,7 +235,7 @@ function replaceBlocks(
     matchLines: blocks.map((m) => region.firstLine + m.start + 1),
     firstChangedLine: region.firstLine + blocks[0]!.start + 1,
     linesChanged: maxSpan * blocks.length,
-    unchanged: { head: bom + head, tail: body.length - rest },
+    unchanged: { head: bom + head, tail: body.length - rest, headLines: region.firstLine + from },
   };
 }
 

@@ -40,10 +40,13 @@ describe('the unchanged-ends hint of an edit', () => {
           fc.integer({ min: 1, max: 20 }),
           fc.string({ maxLength: 10 }),
           fc.boolean(),
+          fc.boolean(),
         ),
-        ([t, at, length, replacement, all]) => {
+        ([t, at, length, replacement, all, fuzzy]) => {
           const start = Math.min(at, Math.max(0, t.length - 1));
-          const oldString = t.slice(start, start + length);
+          // Now and then with trailing spaces dropped, so fuzzy matches give hints too.
+          const exact = t.slice(start, start + length);
+          const oldString = fuzzy ? exact.replace(/ +(?=\r?\n|$)/g, '') : exact;
           const result = replaceInText(t, { oldString, newString: replacement, replaceAll: all });
           if (!result.ok) return;
           // The hint's contract: those characters really are shared at both ends.
@@ -51,13 +54,15 @@ describe('the unchanged-ends hint of an edit', () => {
           expect(result.newText.slice(0, head)).toBe(t.slice(0, head));
           expect(result.newText.slice(result.newText.length - tail)).toBe(t.slice(t.length - tail));
           expect(head + tail).toBeLessThanOrEqual(Math.min(t.length, result.newText.length));
+          // And the newlines it says lie before `head` are there.
+          expect(result.unchanged.headLines).toBe(t.slice(0, head).split('\n').length - 1);
           const options = { oldPath: '/f', newPath: '/f' };
           expect(boundedUnifiedDiff(t, result.newText, { ...options, known: result.unchanged })).toEqual(
             boundedUnifiedDiff(t, result.newText, options),
           );
         },
       ),
-      { numRuns: 300 },
+      { numRuns: 600 },
     );
   });
 });
