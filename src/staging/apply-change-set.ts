@@ -91,7 +91,7 @@ const expected = (side: BaseSide): Expected =>
         sha256: side.sha256!,
         ...(side.dev === undefined ? {} : { dev: side.dev, ino: side.ino! }),
       }
-    : { exists: false };
+    : { exists: false, ...(side.place !== undefined ? { place: side.place } : {}) };
 
 function op(sandbox: Sandbox, path: string, before: BaseSide, final: GroupOp['final']): GroupOp {
   const resolved = sandbox.resolve(path, 'write');

@@ -8,9 +8,12 @@ import { closeFd, readFdToEnd, syncFd, writeFdHashed } from '../fs/fd-io.js';
 import { withFileLock } from '../fs/file-lock.js';
 import { isOwnEntry, type OwnFile, tempReplaced } from '../fs/own-entry.js';
 import { sha256Hex } from '../fs/state-tracker.js';
+import { createPlace } from './create-place.js';
 
 /** What must be on disk before a group is applied: nothing, or this content with this identity. */
-export type Expected = { exists: false } | { exists: true; sha256: string; dev?: number; ino?: number };
+export type Expected =
+  | { exists: false; place?: string }
+  | { exists: true; sha256: string; dev?: number; ino?: number };
 
 /** One file of a group: the state it must have, and what it becomes (null: deleted). */
 export interface GroupOp {
@@ -70,8 +73,13 @@ async function verify(op: GroupOp): Promise<string | undefined> {
   } catch {
     stat = undefined;
   }
-  if (!op.expect.exists)
-    return stat ? `${op.virtualPath} was created on disk since it was staged` : undefined;
+  if (!op.expect.exists) {
+    if (stat) return `${op.virtualPath} was created on disk since it was staged`;
+    // Still missing, and still to be created in the very place it was staged for.
+    if (op.expect.place !== undefined && createPlace(op.hostPath) !== op.expect.place)
+      return `a directory on the way to ${op.virtualPath} was replaced on disk since it was staged`;
+    return undefined;
+  }
   if (!stat || !stat.isFile()) return `${op.virtualPath} was deleted or replaced on disk since it was staged`;
   if (op.expect.dev !== undefined && (stat.dev !== op.expect.dev || stat.ino !== op.expect.ino))
     return `${op.virtualPath} was replaced on disk (a different file) since it was staged`;

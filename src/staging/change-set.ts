@@ -17,6 +17,8 @@ export interface FileSide {
 export interface BaseSide extends FileSide {
   dev?: number;
   ino?: number;
+  /** For a file to create: where it would be created (its real path and the directory on the way). */
+  place?: string;
 }
 
 export interface ChangeSetFile {
@@ -69,7 +71,11 @@ function side(state: { exists: boolean; data?: Buffer; sha256: string | null; mo
 }
 
 function baseSide(base: BaseState): BaseSide {
-  return { ...side(base), ...(base.exists ? { dev: base.dev, ino: base.ino } : {}) };
+  return {
+    ...side(base),
+    ...(base.exists ? { dev: base.dev, ino: base.ino } : {}),
+    ...(base.place !== undefined ? { place: base.place } : {}),
+  };
 }
 
 /** The bytes of one side (empty for a missing file). */
@@ -145,6 +151,9 @@ function changeSetId(files: ChangeSetFile[], directories: readonly string[]): st
     h.update(
       `${f.path}\0${f.status}\0${f.movedFrom ?? ''}\0${f.base.sha256 ?? '-'}\0${f.sourceBase?.sha256 ?? '-'}\0${f.staged.sha256 ?? '-'}\0`,
     );
+    // What apply checks on disk is covered too: a client cannot point it at another file or place.
+    h.update(`${f.base.dev ?? '-'}:${f.base.ino ?? '-'}\0${f.base.place ?? '-'}\0`);
+    if (f.sourceBase) h.update(`${f.sourceBase.dev ?? '-'}:${f.sourceBase.ino ?? '-'}\0`);
     for (const hunk of f.hunks) h.update(`${hunk.id}\0`);
   }
   return h.digest('hex');

@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { sha256Hex } from '../fs/state-tracker.js';
 import type { ResolvedPath } from '../sandbox/sandbox.js';
+import { createPlace } from './create-place.js';
 
 /** A file's state on disk when it was first staged: what apply verifies before writing. */
 export interface BaseState {
@@ -11,6 +12,8 @@ export interface BaseState {
   mode?: number;
   dev?: number;
   ino?: number;
+  /** For a file that does not exist yet: where it would be created (see createPlace). */
+  place?: string;
 }
 
 export interface StagedFile {
@@ -167,7 +170,7 @@ async function readBase(hostPath: string): Promise<BaseState> {
   try {
     stat = await fs.lstat(hostPath);
   } catch {
-    return { exists: false, sha256: null };
+    return { exists: false, sha256: null, place: createPlace(hostPath) };
   }
   if (!stat.isFile()) return { exists: false, sha256: null };
   const data = await fs.readFile(hostPath);

@@ -158,13 +158,9 @@ async function attempt(tool: string, args: any, target: string, swap: Swap) {
   return { result, after, now, root };
 }
 
-// Known failures (a create's parent directory swapped during the review is not bound: the create lands
-// in the directory now at that path). `it.fails` turns red when fixed.
+// Known failures (a staged create_directory's parent swapped during the review is not bound: the directory
+// is made in the directory now at that path). `it.fails` turns red when fixed.
 const KNOWN = new Set([
-  'write_file create: parent dir swapped for an equal copy',
-  'write_file create: parent dir replaced by a link to an equal dir',
-  'copy_file create: parent dir swapped for an equal copy',
-  'copy_file create: parent dir replaced by a link to an equal dir',
   'create_directory: parent dir swapped for an equal copy',
   'create_directory: parent dir replaced by a link to an equal dir',
 ]);
