@@ -1,4 +1,5 @@
 import fs from 'node:fs/promises';
+import path from 'node:path';
 import type { ToolErrorInfo } from '../contract/tool-outcome.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
 import { toErrorInfo } from '../tools/tool-error.js';
@@ -17,6 +18,7 @@ import {
   changeSetTampered,
   sideBytes,
 } from './change-set.js';
+import { createPlace } from './create-place.js';
 import type { FileDecision, ReviewDecisions } from './decisions.js';
 import { applyHunks } from './hunks.js';
 import { summarize } from './summary.js';
@@ -182,6 +184,11 @@ export async function applyChangeSet(
       const info = toErrorInfo(error);
       kind = info.code === 'not_found' ? 'missing' : info.code;
     }
+    if (kind === 'missing' && !stillPlaced(sandbox, dir, set.directoryPlaces?.[dir]))
+      return fail({
+        code: 'stale_approval',
+        message: `A directory on the way to ${dir} was replaced after the changes were reviewed. Nothing was applied; stage the change anew.`,
+      });
     if (kind !== 'missing')
       return fail({
         code: 'stale_approval',
@@ -258,4 +265,21 @@ export async function undoChangeSet(
     };
   }
   return { ok: true, restored: applied.files.map((f) => f.path) };
+}
+
+/** Whether a directory to create still goes where it was staged to (no recorded place: nothing to check). */
+function stillPlaced(sandbox: Sandbox, dir: string, place: string | undefined): boolean {
+  if (place === undefined) return true;
+  // The host path it would be made at: the deepest existing directory as the sandbox
+  // resolves it (links followed and contained), and the missing names below it.
+  const missing: string[] = [];
+  for (let current = dir; ; current = path.posix.dirname(current)) {
+    try {
+      const found = sandbox.resolve(current, 'list');
+      return createPlace(path.join(found.hostPath, ...missing)) === place;
+    } catch {
+      if (current === '/' || path.posix.dirname(current) === current) return false;
+      missing.unshift(path.posix.basename(current));
+    }
+  }
 }

@@ -47,6 +47,8 @@ export interface ChangeSet {
   files: ChangeSetFile[];
   /** Directories created in staging (kept when their files are applied). */
   directories: string[];
+  /** Where each of them goes, as when staged (see createPlace): checked when it is created. */
+  directoryPlaces?: Record<string, string>;
   stats: { files: number; added: number; removed: number };
 }
 
@@ -101,16 +103,22 @@ export function buildChangeSet(overlay: StagingOverlay): ChangeSet {
     const file = describe(e, byPath);
     if (file) files.push(file);
   }
-  const directories = overlay
-    .directories()
-    .map((d) => d.virtualPath)
-    .sort();
+  const staged = overlay.directories().sort((a, b) => (a.virtualPath < b.virtualPath ? -1 : 1));
+  const directories = staged.map((d) => d.virtualPath);
+  const directoryPlaces = Object.fromEntries(staged.map((d) => [d.virtualPath, d.place]));
   const stats = {
     files: files.length,
     added: files.reduce((n, f) => n + f.added, 0),
     removed: files.reduce((n, f) => n + f.removed, 0),
   };
-  return { version: 1, id: changeSetId(files, directories), files, directories, stats };
+  return {
+    version: 1,
+    id: changeSetId(files, directories, directoryPlaces),
+    files,
+    directories,
+    directoryPlaces,
+    stats,
+  };
 }
 
 function describe(e: OverlayEntry, byPath: Map<string, OverlayEntry>): ChangeSetFile | undefined {
@@ -143,10 +151,14 @@ function describe(e: OverlayEntry, byPath: Map<string, OverlayEntry>): ChangeSet
   };
 }
 
-function changeSetId(files: ChangeSetFile[], directories: readonly string[]): string {
+function changeSetId(
+  files: ChangeSetFile[],
+  directories: readonly string[],
+  places: Record<string, string> = {},
+): string {
   const h = createHash('sha256');
   // The directories to create are part of what is reviewed: one added later changes the id.
-  for (const d of directories) h.update(`dir\0${d}\0`);
+  for (const d of directories) h.update(`dir\0${d}\0${places[d] ?? '-'}\0`);
   for (const f of files) {
     h.update(
       `${f.path}\0${f.status}\0${f.movedFrom ?? ''}\0${f.base.sha256 ?? '-'}\0${f.sourceBase?.sha256 ?? '-'}\0${f.staged.sha256 ?? '-'}\0`,
@@ -184,5 +196,10 @@ export function changeSetTampered(set: ChangeSet): string | undefined {
   }
   if (!Array.isArray(set.directories) || set.directories.some((d) => typeof d !== 'string'))
     return 'its directory list is malformed';
-  return changeSetId(set.files, set.directories) === set.id ? undefined : 'its id does not match its files';
+  const places = set.directoryPlaces ?? {};
+  if (typeof places !== 'object' || Object.values(places).some((p) => typeof p !== 'string'))
+    return 'its directory places are malformed';
+  return changeSetId(set.files, set.directories, places) === set.id
+    ? undefined
+    : 'its id does not match its files';
 }

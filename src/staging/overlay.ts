@@ -42,6 +42,7 @@ export interface OverlayEntry {
 export class StagingOverlay {
   private readonly entries = new Map<string, OverlayEntry>();
   private readonly dirs = new Map<string, string>();
+  private readonly dirPlaces = new Map<string, string>();
   private counter = 0;
   private implied: Set<string> | undefined;
 
@@ -84,8 +85,12 @@ export class StagingOverlay {
     return [...this.entries.values()].sort((a, b) => a.order - b.order);
   }
 
-  directories(): { hostPath: string; virtualPath: string }[] {
-    return [...this.dirs].map(([hostPath, virtualPath]) => ({ hostPath, virtualPath }));
+  directories(): { hostPath: string; virtualPath: string; place: string }[] {
+    return [...this.dirs].map(([hostPath, virtualPath]) => ({
+      hostPath,
+      virtualPath,
+      place: this.dirPlaces.get(hostPath)!,
+    }));
   }
 
   /** Staged names directly inside a host directory (files and directories). */
@@ -135,6 +140,8 @@ export class StagingOverlay {
 
   mkdir(hostPath: string, virtualPath: string): void {
     this.dirs.set(hostPath, virtualPath);
+    // Where it goes, as when staged: apply refuses it if a directory on the way was swapped.
+    if (!this.dirPlaces.has(hostPath)) this.dirPlaces.set(hostPath, createPlace(hostPath));
     this.implied = undefined;
   }
 
@@ -142,6 +149,7 @@ export class StagingOverlay {
   clear(): void {
     this.entries.clear();
     this.dirs.clear();
+    this.dirPlaces.clear();
     this.implied = undefined;
   }
 
