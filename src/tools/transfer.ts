@@ -162,9 +162,8 @@ export async function runTransfer(
   const [a, b] = [first.from.hostPath, first.to.hostPath].sort();
   return withFileLock(a!, () =>
     withFileLock(b!, async () => {
+      // endpoints() checks the approved source and destination first, under both locks here.
       const e = await endpoints(ctx, kind, input);
-      checkApprovedTarget(ctx, 'path', e.from);
-      checkApprovedTarget(ctx, 'destination', e.to);
       if (!e.link) checkReadIdentity(ctx, 'path', e.from.virtualPath, e.source);
       checkReadIdentity(ctx, 'destination', e.to.virtualPath, e.existing);
       checkApprovedState(ctx, e.from.virtualPath, ctx.approvedBaseSha256, e.source);
