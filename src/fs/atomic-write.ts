@@ -53,11 +53,13 @@ export async function writeFileAtomic(
     // explicit chmod: the umask must not change the file's mode
     fs.fchmodSync(fd, mode);
     await syncFd(fd);
-    // Last check, through the held directory: the entry replaced is the approved file.
-    if (bound) assertBound(bound, await lstatEntry(target), 'Nothing was written.');
     // Another process may have renamed something of its own over the temp name while we
     // wrote (a link to a file elsewhere, a FIFO): only the file written here is moved in.
     if (!isOwnEntry(temp, mine)) throw tempReplaced(displayPath, 'nothing was written');
+    // Last check, through the held directory: the entry replaced is the approved file. It
+    // runs right before the rename, with nothing in between (no await, no other call), so
+    // the window another process could swap the file in is as short as two system calls.
+    if (bound) assertBound(bound, lstatEntry(target), 'Nothing was written.');
     // A create claims the name with link(2), which fails if anything appeared there.
     if (bound?.entry === null) claimName(temp, target, displayPath, mine);
     // rename replaces the entry: a hardlinked or symlinked target never has its other inode modified.

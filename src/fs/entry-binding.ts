@@ -32,7 +32,7 @@ function bindingMismatch(binding: EntryBinding, stat: BigIntStats | undefined): 
 }
 
 /** lstat of an entry addressed through a held directory (undefined: missing). */
-export async function lstatEntry(entry: string): Promise<BigIntStats | undefined> {
+export function lstatEntry(entry: string): BigIntStats | undefined {
   try {
     return fs.lstatSync(entry, { bigint: true });
   } catch (error) {

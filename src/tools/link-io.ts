@@ -53,13 +53,13 @@ export async function createLink(
     }
     const temp = dir.child(tempFileName(path.basename(to.hostPath)));
     await fs.symlink(text, temp);
-    await lstatEntry(target)
-      .then((stat) => assertBound(bound, stat, 'Nothing was changed.'))
-      .then(() => fs.rename(temp, target))
-      .catch(async (error) => {
-        await fs.unlink(temp).catch(() => undefined);
-        throw error;
-      });
+    try {
+      assertBound(bound, lstatEntry(target), 'Nothing was changed.');
+      await fs.rename(temp, target);
+    } catch (error) {
+      await fs.unlink(temp).catch(() => undefined);
+      throw error;
+    }
   } finally {
     await dir.close();
   }
