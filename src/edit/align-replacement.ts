@@ -60,17 +60,23 @@ function alignSegment(
   o1: number,
   n0: number,
   n1: number,
-  candidates: { old: (i: number) => boolean; new: (j: number) => boolean },
+  candidates: () => { old: (i: number) => boolean; new: (j: number) => boolean },
   same: (i: number, j: number) => boolean,
   pairs: Map<number, number>,
 ): boolean {
-  const tokens = (side: Token['side'], from: number, to: number, keep: (i: number) => boolean) => {
+  // A common head and tail pair up directly: some longest common subsequence always
+  // keeps them (whatever `same` is), and the diff below would only find them slower.
+  while (o0 < o1 && n0 < n1 && same(o0, n0)) pairs.set(n0++, o0++);
+  while (o0 < o1 && n0 < n1 && same(o1 - 1, n1 - 1)) pairs.set(--n1, --o1);
+  if (o0 === o1 || n0 === n1) return true;
+  const keep = candidates();
+  const tokens = (side: Token['side'], from: number, to: number, wanted: (i: number) => boolean) => {
     const out: Token[] = [];
-    for (let i = from; i < to; i++) if (keep(i)) out.push({ side, i });
+    for (let i = from; i < to; i++) if (wanted(i)) out.push({ side, i });
     return out;
   };
-  const olds = tokens('old', o0, o1, candidates.old);
-  const news = tokens('new', n0, n1, candidates.new);
+  const olds = tokens('old', o0, o1, keep.old);
+  const news = tokens('new', n0, n1, keep.new);
   if (olds.length === 0 || news.length === 0) return true;
   const changes = diffArrays<Token>(olds, news, {
     comparator: (a, b) => (a.side === 'old' ? same(a.i, b.i) : same(b.i, a.i)),
@@ -85,6 +91,12 @@ function alignSegment(
     else for (let k = 0; k < c.count; k++) pairs.set(news[nj++]!.i, olds[oi++]!.i);
   }
   return true;
+}
+
+/** A line's indentation; most lines of code start with neither a space nor a tab, and skip the regex. */
+function indentOf(line: string): string {
+  const c = line.charCodeAt(0);
+  return c === 32 || c === 9 ? leadingWhitespace(line) : '';
 }
 
 /**
@@ -112,27 +124,39 @@ export function rebuildReplacement(
 ): RebuildResult {
   const slipped = needle.map((l, i) => l !== window[i]);
   const anySlipped = slipped.includes(true);
-  const oldKeys = needle.map((l) => levelKey(l, level));
+  const oldKeys = needle.map((l, i) => (slipped[i] ? levelKey(l, level) : l));
   // New lines' keys only matter against a slipped old line: a request copied exactly
   // (the usual case, and every big insertion) never normalises its new lines.
-  const newKeys = anySlipped ? replacement.map((l) => levelKey(l, level)) : undefined;
-  const newKey = (j: number) => (newKeys ? newKeys[j]! : replacement[j]!);
+  const newKeys: Array<string | undefined> = [];
+  const newKey = (j: number): string => {
+    if (!anySlipped) return replacement[j]!;
+    const known = newKeys[j];
+    if (known !== undefined) return known;
+    const key = levelKey(replacement[j]!, level);
+    newKeys[j] = key;
+    return key;
+  };
   const same = (i: number, j: number) =>
     needle[i] === replacement[j] || (slipped[i]! && oldKeys[i] === newKey(j));
   // Which lines could be unchanged at all: one with no possible partner is a change.
   // Found by looking every new line up among the old ones (the old side is usually
-  // the small one), so no set of the new lines is built.
-  const oldExact = new Set(needle);
-  const oldKeyed = new Set(oldKeys.filter((_, i) => slipped[i]));
-  const exactPartner = new Set<string>();
-  const keyedPartner = new Set<string>();
-  for (let j = 0; j < replacement.length; j++) {
-    if (oldExact.has(replacement[j]!)) exactPartner.add(replacement[j]!);
-    if (anySlipped && oldKeyed.has(newKey(j))) keyedPartner.add(newKey(j));
-  }
-  const candidates = {
-    old: (i: number) => exactPartner.has(needle[i]!) || (slipped[i]! && keyedPartner.has(oldKeys[i]!)),
-    new: (j: number) => oldExact.has(replacement[j]!) || (anySlipped && oldKeyed.has(newKey(j))),
+  // the small one), so no set of the new lines is built. Built only when needed.
+  let known: { old: (i: number) => boolean; new: (j: number) => boolean } | undefined;
+  const candidates = () => {
+    if (known) return known;
+    const oldExact = new Set(needle);
+    const oldKeyed = new Set(oldKeys.filter((_, i) => slipped[i]));
+    const exactPartner = new Set<string>();
+    const keyedPartner = new Set<string>();
+    for (let j = 0; j < replacement.length; j++) {
+      if (oldExact.has(replacement[j]!)) exactPartner.add(replacement[j]!);
+      if (anySlipped && oldKeyed.has(newKey(j))) keyedPartner.add(newKey(j));
+    }
+    known = {
+      old: (i: number) => exactPartner.has(needle[i]!) || (slipped[i]! && keyedPartner.has(oldKeys[i]!)),
+      new: (j: number) => oldExact.has(replacement[j]!) || (anySlipped && oldKeyed.has(newKey(j))),
+    };
+    return known;
   };
   const pairs = new Map<number, number>();
   // Without an alignment in time, each line that repeats an old one is still found by its text.
@@ -145,18 +169,21 @@ export function rebuildReplacement(
     o = fo + 1;
     n = fn + 1;
   }
-  const reindentNeeded = needle.some(
-    (l, i) => l.trim() !== '' && leadingWhitespace(l) !== leadingWhitespace(window[i] ?? ''),
-  );
+  const reindentNeeded = needle.some((l, i) => l.trim() !== '' && indentOf(l) !== indentOf(window[i] ?? ''));
   const adjusted = reindentNeeded ? reindent(replacement, needle, window, fileStyle) : replacement;
-  const moved = new MovedLines(needle, window, slipped, oldKeys);
+  // Built only when some new line is not paired (most requests pair every kept line).
+  let moved: MovedLines | undefined;
+  const movedFrom = (line: string, j: number) => {
+    moved ??= new MovedLines(needle, window, slipped, oldKeys);
+    return moved.find(line, newKey(j));
+  };
   const freshIdx: number[] = [];
   let unclear = false;
   const out: RebuiltLine[] = replacement.map((line, j) => {
-    const kept = pairs.get(j) ?? moved.find(line, newKey(j));
+    const kept = pairs.get(j) ?? movedFrom(line, j);
     if (kept !== undefined) return { text: window[kept]!, from: kept };
     // Unaligned, a line equal to old lines with different file texts cannot be placed.
-    if (!aligned && candidates.new(j)) unclear = true;
+    if (!aligned && candidates().new(j)) unclear = true;
     freshIdx.push(j);
     return { text: adjusted[j]! };
   });

@@ -2,6 +2,7 @@ import type { LineSource } from './line-hash.js';
 import { LineTable } from './line-table.js';
 import type { BlockLocation, BlockMatch } from './match-cascade.js';
 import { lineKey, MATCH_LEVELS, type MatchLevel } from './normalize-line.js';
+import { lineStartAt } from './text-format.js';
 
 /**
  * Finding a block of lines at a match level in O(file + request), whatever the
@@ -75,6 +76,81 @@ function viaText(
     p = text.indexOf(run, table.offset(line + 1));
   }
   return matches;
+}
+
+/** A match as character offsets of a text: [start, end) is whole lines, terminators included. */
+export interface SpanMatch {
+  start: number;
+  end: number;
+}
+
+/**
+ * locateIndexed over a whole text, with no line table: a hit's lines are walked from
+ * where it is in the text, so a file is never split into lines for one match (on a
+ * dense file, finding every line start cost more than everything else an edit does).
+ * The same matches, as offsets; 'not_found' when no level matches; undefined when this
+ * way cannot tell (no rare enough run in the request): use locateIndexed then.
+ */
+export function locateSpans(
+  text: string,
+  needle: readonly string[],
+  levels: readonly MatchLevel[],
+): { level: MatchLevel; matches: SpanMatch[] } | 'not_found' | undefined {
+  if (needle.length === 0) return undefined;
+  for (const level of levels) {
+    const keys = needle.map((l) => lineKey(l, level));
+    const matches = spansViaText(text, keys, level);
+    if (matches === undefined) return undefined;
+    if (matches.length > 0) return { level, matches };
+  }
+  return 'not_found';
+}
+
+function spansViaText(text: string, keys: readonly string[], level: MatchLevel): SpanMatch[] | undefined {
+  const picked = rarestRun(text, 0, text.length, keys, level);
+  if (!picked) return undefined;
+  const { run, at } = picked;
+  // As viaText's budget, counted in characters (at least one per line): still O(file).
+  const budget = Math.max(64, Math.ceil((4 * text.length) / keys.length));
+  const matches: SpanMatch[] = [];
+  let hits = 0;
+  for (let p = text.indexOf(run); p !== -1; ) {
+    if (++hits > budget) return undefined;
+    const hitLine = lineStartAt(text, p);
+    const end = blockEnd(text, hitLine, keys, level, at);
+    if (end !== undefined) {
+      let start = hitLine;
+      for (let j = 0; j < at && start !== -1; j++) start = start === 0 ? -1 : lineStartAt(text, start - 1);
+      if (start !== -1 && blockEnd(text, start, keys, level, 0, at) !== undefined)
+        matches.push({ start, end });
+    }
+    const next = text.indexOf('\n', p);
+    p = next === -1 ? -1 : text.indexOf(run, next + 1);
+  }
+  return matches;
+}
+
+/**
+ * Walks the lines from offset `s` (a line start): when they have keys[from..to) at
+ * `level`, the offset past the last one (its terminator included), else undefined.
+ */
+function blockEnd(
+  text: string,
+  s: number,
+  keys: readonly string[],
+  level: MatchLevel,
+  from: number,
+  to = keys.length,
+): number | undefined {
+  let at = s;
+  for (let j = from; j < to; j++) {
+    if (at >= text.length) return undefined; // a text ending with a newline has no line after it
+    const nl = text.indexOf('\n', at);
+    const contentEnd = nl === -1 ? text.length : nl > at && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
+    if (lineKey(text.slice(at, contentEnd), level) !== keys[j]) return undefined;
+    at = nl === -1 ? text.length : nl + 1;
+  }
+  return at;
 }
 
 /** Runs tried, longest first, when looking for a rare one. */

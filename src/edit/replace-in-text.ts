@@ -1,12 +1,21 @@
 import type { ErrorCode } from '../contract/errors.js';
 import { rebuildReplacement, rebuiltTerminators, styleNear } from './align-replacement.js';
+import { locateSpans, type SpanMatch } from './block-index.js';
 import type { KnownShared } from './bounded-diff.js';
 import { closestRegion } from './closest-region.js';
 import { LineTable } from './line-table.js';
 import { type BlockMatch, locateBlock } from './match-cascade.js';
 import type { MatchLevel } from './normalize-line.js';
 import { replaceRange } from './replace-range.js';
-import { countOf, detectEol, joinLines, lineNumbersAt, toFileEol, withoutBom } from './text-format.js';
+import {
+  countOf,
+  detectEol,
+  joinLines,
+  lineNumbersAt,
+  lineStartAt,
+  toFileEol,
+  withoutBom,
+} from './text-format.js';
 
 export interface ReplaceRequest {
   oldString: string;
@@ -158,11 +167,13 @@ export function replaceInText(text: string, request: ReplaceRequest): ReplaceRes
       unchanged: { head: bom + chosen[0]!, tail: body.length - last, headLines: used[0]! - 1 },
     };
   }
-  const table = new LineTable(body);
   const needle = requestLines(request.oldString);
-  const found = locateBlock(table, needle, {
-    levels: ['trailing_whitespace', 'indentation', 'unicode'],
-  });
+  const spans = locateSpans(body, needle, FUZZY_LEVELS);
+  if (spans === 'not_found') return notFound(new LineTable(body), needle, request.reveal ?? true);
+  if (spans !== undefined)
+    return replaceSpans(body, restore, bom, spans.matches, needle, request, spans.level, eol);
+  const table = new LineTable(body);
+  const found = locateBlock(table, needle, { levels: FUZZY_LEVELS });
   if (!found) return notFound(table, needle, request.reveal ?? true);
   const lines = found.matches.map((m) => m.start + 1);
   if (found.matches.length > 1 && !request.replaceAll)
@@ -170,6 +181,43 @@ export function replaceInText(text: string, request: ReplaceRequest): ReplaceRes
   const chosen = found.matches.filter((m, i, all) => i === 0 || m.start >= all[i - 1]!.end);
   const region = { table, offset: 0, firstLine: 0 };
   return replaceBlocks(body, region, restore, bom, chosen, request, found.level, eol);
+}
+
+const FUZZY_LEVELS = ['trailing_whitespace', 'indentation', 'unicode'] as const;
+
+/**
+ * The line cascade's matches, found as offsets (locateSpans): only the lines from
+ * the one before the first match to the last match are split into a table.
+ */
+function replaceSpans(
+  body: string,
+  restore: (b: string) => string,
+  bom: number,
+  matches: readonly SpanMatch[],
+  needle: readonly string[],
+  request: ReplaceRequest,
+  level: MatchLevel,
+  eol: '\n' | '\r\n',
+): ReplaceResult {
+  const lines = lineNumbersAt(
+    body,
+    matches.map((m) => m.start),
+  );
+  if (matches.length > 1 && !request.replaceAll) return notUnique(matches.length, lines, level);
+  const chosen: Array<{ match: SpanMatch; line: number }> = [];
+  matches.forEach((match, i) => {
+    if (i === 0 || match.start >= chosen.at(-1)!.match.end) chosen.push({ match, line: lines[i]! });
+  });
+  const first = chosen[0]!;
+  // From the line before the first match: replaceBlocks may move a final "no newline" onto it.
+  const offset = first.line > 1 ? lineStartAt(body, first.match.start - 1) : 0;
+  const firstLine = first.line > 1 ? first.line - 2 : 0;
+  const table = new LineTable(body.slice(offset, chosen.at(-1)!.match.end));
+  const blocks = chosen.map(({ line }) => ({
+    start: line - 1 - firstLine,
+    end: line - 1 - firstLine + needle.length,
+  }));
+  return replaceBlocks(body, { table, offset, firstLine }, restore, bom, blocks, request, level, eol);
 }
 
 /** A request string as lines (LF; a final newline ends the last line rather than adding one). */

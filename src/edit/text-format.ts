@@ -70,6 +70,12 @@ export function joinLines(split: SplitLines): string {
   return out;
 }
 
+/** Where the line holding character `p` starts. */
+export function lineStartAt(text: string, p: number): number {
+  // lastIndexOf(…, -1) would look at index 0: the first line needs no search.
+  return p === 0 ? 0 : text.lastIndexOf('\n', p - 1) + 1;
+}
+
 /**
  * 1-based line numbers of ascending character offsets, found by counting newlines
  * up to each offset (no array of every line start is built).
@@ -77,13 +83,29 @@ export function joinLines(split: SplitLines): string {
 export function lineNumbersAt(text: string, offsets: readonly number[]): number[] {
   const out: number[] = [];
   let line = 1;
-  let nl = text.indexOf('\n');
+  let at = 0;
   for (const offset of offsets) {
-    while (nl !== -1 && nl < offset) {
-      line++;
-      nl = text.indexOf('\n', nl + 1);
-    }
+    line += countNewlines(text, at, offset);
+    at = Math.max(at, offset);
     out.push(line);
   }
   return out;
+}
+
+/**
+ * Newlines in text[from, to). Short lines are counted by a character loop (indexOf per
+ * line costs more than the line); long ones by indexOf, which skips them whole.
+ */
+export function countNewlines(text: string, from: number, to: number): number {
+  let count = 0;
+  const probe = Math.min(to, from + 256);
+  let i = from;
+  for (; i < probe; i++) if (text.charCodeAt(i) === 10) count++;
+  if (i >= to) return count;
+  if (count * 16 > probe - from) {
+    for (; i < to; i++) if (text.charCodeAt(i) === 10) count++;
+    return count;
+  }
+  for (let nl = text.indexOf('\n', i); nl !== -1 && nl < to; nl = text.indexOf('\n', nl + 1)) count++;
+  return count;
 }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { assertFdInside, errnoOf } from './containment.js';
 import { openDirectoryInside } from './dir-handle.js';
 import { assertBound, assertBoundParent, type EntryBinding, lstatEntry } from './entry-binding.js';
-import { closeFd, syncFd, writeFdHashed } from './fd-io.js';
+import { closeFd, SYNC_DATA_MAX, syncFd, syncFdAfter, writeFdHashed } from './fd-io.js';
 import { FsError } from './fs-error.js';
 import { isOwnEntry, type OwnFile, tempReplaced } from './own-entry.js';
 import { sweepStaleTempFiles } from './stale-temp-files.js';
@@ -23,7 +23,14 @@ export async function writeFileAtomic(
   hostPath: string,
   realRoot: string,
   data: string | Buffer,
-  options: { mode?: number; createParents?: boolean; displayPath: string; bound?: EntryBinding },
+  options: {
+    mode?: number;
+    createParents?: boolean;
+    displayPath: string;
+    bound?: EntryBinding;
+    /** CPU work of the caller's, run while the file's fsync waits for the disk. */
+    whileSyncing?: () => void;
+  },
 ): Promise<{ created: boolean; bytes: number; sha256: string }> {
   const { displayPath, bound } = options;
   const name = path.basename(hostPath);
@@ -52,7 +59,11 @@ export async function writeFileAtomic(
     const written = await writeFdHashed(fd, data);
     // explicit chmod: the umask must not change the file's mode
     fs.fchmodSync(fd, mode);
-    await syncFd(fd);
+    const sha256 = await syncWith(fd, written.bytes, () => {
+      const digest = written.sha256();
+      options.whileSyncing?.();
+      return digest;
+    });
     // Another process may have renamed something of its own over the temp name while we
     // wrote (a link to a file elsewhere, a FIFO): only the file written here is moved in.
     if (!isOwnEntry(temp, mine)) throw tempReplaced(displayPath, 'nothing was written');
@@ -68,10 +79,10 @@ export async function writeFileAtomic(
       throw tempReplaced(displayPath, 'what the other process put there is now at that path');
     closeFd(fd);
     fd = undefined;
-    await dir.sync();
+    await dir.sync(written.bytes);
     // Temp files of writers killed mid-write (kill -9, power loss) are removed here, best effort.
     await sweepStaleTempFiles(dir).catch(() => undefined);
-    return { created: existing === undefined, ...written };
+    return { created: existing === undefined, bytes: written.bytes, sha256 };
   } catch (error) {
     // Only our own temp file is removed: an entry another process put at its name is not ours.
     if (mine && isOwnEntry(temp, mine)) {
@@ -86,6 +97,29 @@ export async function writeFileAtomic(
   } finally {
     await dir.close();
   }
+}
+
+/**
+ * fsync of `fd` after `bytes` were written, with `work` of the caller's: a small write is
+ * synced on this thread, then `work` runs; a big one is synced on the thread pool while
+ * `work` runs here, then waited for, whatever `work` did (a descriptor must not be
+ * closed under a running fsync).
+ */
+async function syncWith<T>(fd: number, bytes: number, work: () => T): Promise<T> {
+  if (bytes <= SYNC_DATA_MAX) {
+    await syncFdAfter(fd, bytes);
+    return work();
+  }
+  const syncing = syncFd(fd);
+  let result: { ok: true; value: T } | { ok: false; error: unknown };
+  try {
+    result = { ok: true, value: work() };
+  } catch (error) {
+    result = { ok: false, error };
+  }
+  await syncing;
+  if (!result.ok) throw result.error;
+  return result.value;
 }
 
 /** Links the finished temp file in as `target` unless something exists there, then drops the temp name. */

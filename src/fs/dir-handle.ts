@@ -2,7 +2,7 @@ import fs, { constants } from 'node:fs';
 import path from 'node:path';
 import { isInsideRoot } from '../sandbox/real-path.js';
 import { errnoOf, realPathOfFd } from './containment.js';
-import { closeFd, syncFd } from './fd-io.js';
+import { closeFd, syncFdAfter } from './fd-io.js';
 import { FsError } from './fs-error.js';
 
 const USE_PROC = process.platform === 'linux';
@@ -111,8 +111,13 @@ export class DirHandle {
     return fs.promises.readdir(USE_PROC ? `/proc/self/fd/${this.fd}` : this.realPath);
   }
 
-  async sync(): Promise<void> {
-    await syncFd(this.fd).catch(() => undefined); // unsupported on some file systems; data is synced already
+  /** fsync of the directory, after a write of `bytes` (see syncFdAfter: a small one's is synchronous). */
+  async sync(bytes = Number.POSITIVE_INFINITY): Promise<void> {
+    try {
+      await syncFdAfter(this.fd, bytes);
+    } catch {
+      // unsupported on some file systems; data is synced already
+    }
   }
 
   async close(): Promise<void> {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { promisify } from 'node:util';
+import { once } from '../text/once.js';
 import { textSlices } from '../text/text-slices.js';
 
 /**
@@ -65,18 +66,20 @@ async function writeFdAll(fd: number, data: Buffer, sync: boolean): Promise<void
 /**
  * Writes bytes, or a string's UTF-8, at the descriptor's position and returns their
  * count and SHA-256. A long string is encoded a slice at a time into one small buffer,
- * so writing a 40 MB text never holds a 40 MB copy of it.
+ * so writing a 40 MB text never holds a 40 MB copy of it. A text written in one piece
+ * is hashed only when `sha256` is called: the caller hashes it while fsync waits for
+ * the disk, instead of before.
  */
 export async function writeFdHashed(
   fd: number,
   data: string | Buffer,
-): Promise<{ bytes: number; sha256: string }> {
+): Promise<{ bytes: number; sha256: () => string }> {
   const hash = createHash('sha256');
   // Bytes, or a text small enough to encode at once (its exact size, no scratch buffer to collect).
   if (typeof data !== 'string' || data.length <= WHOLE_CHARS) {
     const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
     await writeFdAll(fd, bytes, bytes.length <= SYNC_DATA_MAX);
-    return { bytes: bytes.length, sha256: hash.update(bytes).digest('hex') };
+    return { bytes: bytes.length, sha256: once(() => hash.update(bytes).digest('hex')) };
   }
   const slice = Buffer.allocUnsafe(SLICE_CHARS * 3);
   let bytes = 0;
@@ -86,7 +89,8 @@ export async function writeFdHashed(
     await writeFdAll(fd, encoded, false);
     bytes += encoded.length;
   }
-  return { bytes, sha256: hash.digest('hex') };
+  const digest = hash.digest('hex');
+  return { bytes, sha256: () => digest };
 }
 
 /** Characters encoded per slice (at most three bytes each in UTF-8). */
@@ -97,6 +101,16 @@ const WHOLE_CHARS = 1 << 22;
 /** fsync, off the event loop: it waits for the disk. */
 export function syncFd(fd: number): Promise<void> {
   return fsyncAsync(fd);
+}
+
+/**
+ * fsync after writing `bytes`: on this thread when they are few (SYNC_DATA_MAX), since
+ * handing a short fsync to the thread pool and back costs more than the fsync (two
+ * thread wake-ups, 100–200 µs on a small VM); off it for more, which may wait longer.
+ */
+export async function syncFdAfter(fd: number, bytes: number): Promise<void> {
+  if (bytes <= SYNC_DATA_MAX) fs.fsyncSync(fd);
+  else await fsyncAsync(fd);
 }
 
 /** Closes a descriptor, ignoring errors (it may be closed already on a failure path). */

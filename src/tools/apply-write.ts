@@ -75,9 +75,10 @@ export interface WriteOutcome<P> {
 /**
  * execute for tools that change one file. Under the per-file lock: re-resolve,
  * load, check the approved and the caller's base state, compute, write
- * atomically, journal the change and record the new version.
+ * atomically, journal the change and record the new version. The plan's
+ * `whileSaving` (work only the result needs) runs while the disk syncs the write.
  */
-export async function applyWrite<P extends { newText: string }>(
+export async function applyWrite<P extends { newText: string; whileSaving?: () => void }>(
   ctx: ToolContext,
   toolName: string,
   path: string,
@@ -93,7 +94,14 @@ export async function applyWrite<P extends { newText: string }>(
     checkApprovedState(ctx, resolved.virtualPath, ctx.approvedBaseSha256, before);
     checkBaseSha256(ctx, resolved.virtualPath, baseSha256, before);
     const plan = await compute(before, resolved);
-    const saved = await saveFile(ctx, resolved, plan.newText, before?.mode, boundEntry(ctx, 'path'));
+    const saved = await saveFile(
+      ctx,
+      resolved,
+      plan.newText,
+      before?.mode,
+      boundEntry(ctx, 'path'),
+      plan.whileSaving,
+    );
     ctx.journal.record({
       toolName,
       path: resolved.virtualPath,

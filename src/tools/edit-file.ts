@@ -4,6 +4,7 @@ import { boundedUnifiedDiff } from '../edit/bounded-diff.js';
 import { replaceInText } from '../edit/replace-in-text.js';
 import { BriefMemo } from '../fs/brief-memo.js';
 import type { ResolvedPath } from '../sandbox/sandbox.js';
+import { once } from '../text/once.js';
 import { applyWrite, writerApproval } from './apply-write.js';
 import { checkWriteSize, type LoadedFile } from './file-io.js';
 import { countLines, toModelText } from './text-stats.js';
@@ -140,7 +141,7 @@ function buildEditPayload(
   const mount = resolved.mount.mountPoint;
   const edit = computeEdit(ctx, virtualPath, file, input, ctx.verbatim);
   // A result over the size limit is refused before anyone is asked, as write_file's is.
-  checkWriteSize(ctx, resolved, Buffer.byteLength(edit.newText, 'utf8'));
+  checkWriteSize(ctx, resolved, edit.newText);
   const diff = boundedUnifiedDiff(file.text, edit.newText, {
     oldPath: virtualPath,
     newPath: virtualPath,
@@ -199,17 +200,20 @@ export const editFile: SandboxTool<EditFileInput, EditFileOutput> = {
     const out = await applyWrite(ctx, 'edit_file', input.path, input.base_sha256, (current, resolved) => {
       if (!current) throw missing(resolved.virtualPath);
       const edit = computeEdit(ctx, resolved.virtualPath, current, input, ctx.verbatim);
-      const diff = boundedUnifiedDiff(current.text, edit.newText, {
-        oldPath: resolved.virtualPath,
-        newPath: resolved.virtualPath,
-        timeBudgetMs: ctx.limits.diffTimeBudgetMs,
-        known: edit.unchanged,
-        // The model wrote the new text itself: a huge insertion is not echoed back into its context.
-        shownPerRun: RESULT_LINES_PER_RUN,
-      });
-      return { newText: edit.newText, edit, diff };
+      const diff = once(() =>
+        boundedUnifiedDiff(current.text, edit.newText, {
+          oldPath: resolved.virtualPath,
+          newPath: resolved.virtualPath,
+          timeBudgetMs: ctx.limits.diffTimeBudgetMs,
+          known: edit.unchanged,
+          // The model wrote the new text itself: a huge insertion is not echoed back into its context.
+          shownPerRun: RESULT_LINES_PER_RUN,
+        }),
+      );
+      return { newText: edit.newText, edit, diff, whileSaving: diff };
     });
-    const { edit, diff } = out.plan;
+    const { edit } = out.plan;
+    const diff = out.plan.diff();
     const level =
       edit.matchLevel === 'exact' ? '' : ` (matched ignoring ${edit.matchLevel.replace('_', ' ')})`;
     return {

@@ -118,7 +118,7 @@ export const editLines: SandboxTool<EditLinesInput, EditLinesOutput> = {
     const { path } = targetPath(input);
     return writerApproval(ctx, path, undefined, (resolved, current) => {
       const result = computeLines(ctx, resolved.virtualPath, current, input);
-      checkWriteSize(ctx, resolved, Buffer.byteLength(result.newText, 'utf8'));
+      checkWriteSize(ctx, resolved, result.newText);
       const diff = boundedUnifiedDiff(current!.text, result.newText, {
         oldPath: resolved.virtualPath,
         newPath: resolved.virtualPath,

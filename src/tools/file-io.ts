@@ -35,8 +35,21 @@ export function maxBytesFor(ctx: ToolContext, resolved: ResolvedPath): number {
  * Refuses content larger than the mount's (or the toolset's) maxFileBytes before
  * anything is written: a file the tools could not read back must never be created.
  */
-export function checkWriteSize(ctx: ToolContext, resolved: ResolvedPath, bytes: number): void {
+export function checkWriteSize(
+  ctx: ToolContext,
+  resolved: ResolvedPath,
+  content: number | string | Buffer,
+): void {
   const max = maxBytesFor(ctx, resolved);
+  // UTF-8 takes at most 3 bytes per UTF-16 unit: a text that short fits without being measured
+  // (measuring a big edited text costs a pass over all of it).
+  if (typeof content === 'string' && content.length * 3 <= max) return;
+  const bytes =
+    typeof content === 'number'
+      ? content
+      : typeof content === 'string'
+        ? Buffer.byteLength(content, 'utf8')
+        : content.length;
   if (bytes <= max) return;
   throw new SandboxError(
     'file_too_large',
@@ -84,12 +97,15 @@ export async function saveFile(
   text: string | Buffer,
   mode?: number,
   bound?: EntryBinding,
+  /** The caller's CPU work, run while the disk is busy with the write (see writeFileAtomic). */
+  whileWriting?: () => void,
 ): Promise<{ created: boolean; bytes: number; sha256: string }> {
-  checkWriteSize(ctx, resolved, typeof text === 'string' ? Buffer.byteLength(text, 'utf8') : text.length);
+  checkWriteSize(ctx, resolved, text);
   if (ctx.staging) {
     refuseStagedThroughLink(ctx, resolved);
     const data = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
     const { created } = await ctx.staging.write(resolved, data, mode);
+    whileWriting?.();
     return { created, bytes: data.length, sha256: sha256Hex(data) };
   }
   // A string is encoded a slice at a time as it is written (and hashed): no second copy of a big text.
@@ -98,6 +114,7 @@ export async function saveFile(
     createParents: true,
     displayPath: resolved.virtualPath,
     ...(bound ? { bound } : {}),
+    ...(whileWriting ? { whileSyncing: whileWriting } : {}),
   });
 }
 

@@ -73,7 +73,7 @@ export const patchFile: SandboxTool<PatchFileInput, PatchFileOutput> = {
   needsApproval(input, ctx) {
     return writerApproval(ctx, input.path, input.base_sha256, (resolved, current) => {
       const fixed = computePatch(ctx, resolved.virtualPath, current, input.unified_diff);
-      checkWriteSize(ctx, resolved, Buffer.byteLength(fixed.newText, 'utf8'));
+      checkWriteSize(ctx, resolved, fixed.newText);
       const diff = boundedUnifiedDiff(current?.text ?? '', fixed.newText, {
         oldPath: resolved.virtualPath,
         newPath: resolved.virtualPath,

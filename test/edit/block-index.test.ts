@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { locateIndexed } from '../../src/edit/block-index.js';
+import { locateIndexed, locateSpans } from '../../src/edit/block-index.js';
 import { closestRegion, similarity } from '../../src/edit/closest-region.js';
 import { LineTable } from '../../src/edit/line-table.js';
 import { lineKey, MATCH_LEVELS, type MatchLevel } from '../../src/edit/normalize-line.js';
@@ -32,6 +32,23 @@ const slipped = fc
 const textOf = (lines: readonly string[], eol: string, final: boolean) =>
   lines.join(eol) + (final && lines.length > 0 ? eol : '');
 
+/**
+ * locateSpans (no line table) gives the same matches as offsets of whole lines, or
+ * declines (undefined) and leaves it to locateIndexed.
+ */
+function expectSpans(table: LineTable, needle: readonly string[], want: ReturnType<typeof reference>): void {
+  const spans = locateSpans(table.text, needle, MATCH_LEVELS);
+  if (spans === undefined) return;
+  if (want === undefined) {
+    expect(spans).toBe('not_found');
+    return;
+  }
+  expect(spans).toEqual({
+    level: want.level,
+    matches: want.matches.map((m) => ({ start: table.offset(m.start), end: table.offset(m.end) })),
+  });
+}
+
 describe('locateIndexed', () => {
   it('finds exactly the windows the definition does (table and array, every level, from)', () => {
     fc.assert(
@@ -49,10 +66,23 @@ describe('locateIndexed', () => {
           const want = reference(asLines, needle, MATCH_LEVELS, from);
           expect(locateIndexed(table, needle, { from })).toEqual(want);
           expect(locateIndexed(asLines, needle, { from })).toEqual(want);
+          if (from === 0) expectSpans(table, needle, want);
         },
       ),
       { numRuns: 1_500 },
     );
+  });
+
+  it('locateSpans decides whenever the request has a rare run (it is not a path that never runs)', () => {
+    const lines = Array.from({ length: 50 }, () => '}');
+    lines[20] = 'done(); ';
+    const table = new LineTable(`${lines.join('\n')}\n`);
+    const spans = locateSpans(table.text, ['}', 'done();'], MATCH_LEVELS);
+    expect(spans).toEqual({
+      level: 'trailing_whitespace',
+      matches: [{ start: table.offset(19), end: table.offset(21) }],
+    });
+    expect(locateSpans(table.text, ['}', '}'], MATCH_LEVELS)).toBeUndefined();
   });
 
   it('also when the needle is planted in a file of repeated lines (the text search and the id scan agree)', () => {
@@ -66,6 +96,7 @@ describe('locateIndexed', () => {
         const want = reference(lines, needle, MATCH_LEVELS, 0);
         expect(locateIndexed(table, needle)).toEqual(want);
         expect(locateIndexed(lines, needle)).toEqual(want);
+        expectSpans(table, needle, want);
       }),
       { numRuns: 300 },
     );
