@@ -10,8 +10,8 @@ import { textSlices } from '../text/text-slices.js';
  * few microseconds, while a thread-pool round trip costs 40–100 µs, and a tool
  * call makes about fifteen of them, so going async made a 10k-line edit twice
  * as slow as the edit itself. Moving data stays asynchronous above
- * SYNC_DATA_MAX, and fsync always is, so a big file or a slow disk never holds
- * the event loop for long.
+ * SYNC_DATA_MAX, and so does the fsync after that much (see syncFdAfter), so a
+ * big file never holds the event loop for long.
  */
 export const SYNC_DATA_MAX = 1 << 20;
 
