@@ -178,7 +178,9 @@ export function replaceInText(text: string, request: ReplaceRequest): ReplaceRes
   const lines = found.matches.map((m) => m.start + 1);
   if (found.matches.length > 1 && !request.replaceAll)
     return notUnique(found.matches.length, lines, found.level);
-  const chosen = found.matches.filter((m, i, all) => i === 0 || m.start >= all[i - 1]!.end);
+  // Left to right, each match that starts after the last one taken (as the exact level's).
+  const chosen: BlockMatch[] = [];
+  for (const m of found.matches) if (chosen.length === 0 || m.start >= chosen.at(-1)!.end) chosen.push(m);
   const region = { table, offset: 0, firstLine: 0 };
   return replaceBlocks(body, region, restore, bom, chosen, request, found.level, eol);
 }

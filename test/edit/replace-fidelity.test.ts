@@ -129,6 +129,20 @@ describe('edit_file keeps the file bytes of every line the request leaves unchan
     expect(r.newText).toBe('f(1);  \ng(2);\nf(1);\t\ng(2);\n');
   });
 
+  it('replace_all with overlapping fuzzy matches takes them left to right, as the exact level does', () => {
+    // Five overlapping 3-line windows; greedy from the left takes lines 1-3 and 4-6. Short lines
+    // (no rare run: the line-table path) and long ones (found through the text) alike.
+    for (const line of ['x', 'step_forward();']) {
+      const text = `${Array.from({ length: 7 }, () => `${line} `).join('\n')}\n`;
+      const exact = edit(text, `${line} \n${line} \n${line} `, 'y', true);
+      const fuzzy = edit(text, `${line}\n${line}\n${line}`, 'y', true);
+      expect(exact.replacements).toBe(2);
+      expect(fuzzy.replacements).toBe(2);
+      expect(fuzzy.matchLines).toEqual([1, 4]);
+      expect(fuzzy.newText).toBe(`y\ny\n${line} \n`);
+    }
+  });
+
   it('large blocks: unrelated new text, and lines moved around, still keep the file bytes', () => {
     const n = 2_000;
     const fileLines = Array.from({ length: n }, (_, i) => `  line_${i}(); `);
