@@ -11,7 +11,7 @@ import {
   resolveAnchor,
 } from './resolve-anchor.js';
 import { bracketBalance, type EditedRegion, type LineList, sanityWarnings } from './sanity-check.js';
-import { countOf, detectEol, withoutBom } from './text-format.js';
+import { countOf, detectEol, type TextSplice, withoutBom } from './text-format.js';
 
 export type SanityMode = 'reject' | 'warn' | 'off';
 
@@ -30,6 +30,8 @@ export type LineEditsResult =
   | {
       ok: true;
       newText: string;
+      /** newText as the text with its middle replaced (for writing the unchanged ends as they are). */
+      splice: TextSplice;
       opsApplied: number;
       linesBefore: number;
       linesAfter: number;
@@ -289,6 +291,11 @@ export function applyLineEdits(
   return {
     ok: true,
     newText: restore(body.slice(0, table.offset(from)) + edited + body.slice(table.offset(to))),
+    splice: {
+      head: text.length - body.length + table.offset(from),
+      middle: edited,
+      tail: body.length - table.offset(to),
+    },
     opsApplied: ops.length,
     linesBefore,
     linesAfter,

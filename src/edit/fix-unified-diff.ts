@@ -8,7 +8,7 @@ import { type BlockLocation, locateBlock, locateExact } from './match-cascade.js
 import { MATCH_LEVELS, type MatchLevel } from './normalize-line.js';
 import { hunkLines, type LooseHunk, oldSide, parseLooseDiff } from './parse-unified-diff.js';
 import { replaceRange } from './replace-range.js';
-import { detectEol, joinLines, type SplitLines, withoutBom } from './text-format.js';
+import { detectEol, joinLines, type SplitLines, type TextSplice, withoutBom } from './text-format.js';
 
 export interface FixedHunk {
   index: number;
@@ -21,7 +21,15 @@ export interface FixedHunk {
 }
 
 export type FixDiffResult =
-  | { ok: true; newText: string; correctedDiff: string; relocated: boolean; hunks: FixedHunk[] }
+  | {
+      ok: true;
+      newText: string;
+      /** newText as the text with its middle replaced (for writing the unchanged ends as they are). */
+      splice: TextSplice;
+      correctedDiff: string;
+      relocated: boolean;
+      hunks: FixedHunk[];
+    }
   | {
       ok: false;
       code: 'invalid_diff';
@@ -168,6 +176,11 @@ export function fixUnifiedDiff(
   return {
     ok: true,
     newText: restore(body.slice(0, table.offset(from)) + applied + body.slice(table.offset(to))),
+    splice: {
+      head: text.length - body.length + table.offset(from),
+      middle: applied,
+      tail: body.length - table.offset(to),
+    },
     // Built only when read (tests check it applies): a big patch's text is never needed otherwise.
     get correctedDiff() {
       return plan.correctedDiff();

@@ -13,6 +13,7 @@ import {
   joinLines,
   lineNumbersAt,
   lineStartAt,
+  type TextSplice,
   toFileEol,
   withoutBom,
 } from './text-format.js';
@@ -39,6 +40,8 @@ export type ReplaceResult =
       linesChanged: number;
       /** Characters at the start and end of the text the edit did not touch (a hint for diffing). */
       unchanged: KnownShared;
+      /** newText as the text with its middle replaced (for writing the unchanged ends as they are). */
+      splice: TextSplice;
     }
   | {
       ok: false;
@@ -147,13 +150,13 @@ export function replaceInText(text: string, request: ReplaceRequest): ReplaceRes
     // An exact match is a plain replacement (str-replace semantics, which models are trained on):
     // no re-indentation and no newline rule; those apply only to fuzzy (line) matches.
     // Left to right; slicing keeps `$&` etc. literal.
-    let out = '';
-    let last = 0;
+    let middle = '';
+    let last = chosen[0]!;
     for (const o of chosen) {
-      out += body.slice(last, o) + newText;
+      middle += body.slice(last, o) + newText;
       last = o + oldText.length;
     }
-    out += body.slice(last);
+    const out = body.slice(0, chosen[0]!) + middle + body.slice(last);
     const used = lineNumbersAt(body, chosen);
     const span = Math.max(countOf(oldText, '\n'), countOf(newText, '\n')) + 1;
     return {
@@ -165,6 +168,7 @@ export function replaceInText(text: string, request: ReplaceRequest): ReplaceRes
       firstChangedLine: used[0]!,
       linesChanged: span * chosen.length,
       unchanged: { head: bom + chosen[0]!, tail: body.length - last, headLines: used[0]! - 1 },
+      splice: { head: bom + chosen[0]!, middle, tail: body.length - last },
     };
   }
   const needle = requestLines(request.oldString);
@@ -286,6 +290,7 @@ function replaceBlocks(
     firstChangedLine: region.firstLine + blocks[0]!.start + 1,
     linesChanged: maxSpan * blocks.length,
     unchanged: { head: bom + head, tail: body.length - rest, headLines: region.firstLine + from },
+    splice: { head: bom + head, middle: edited, tail: body.length - rest },
   };
 }
 

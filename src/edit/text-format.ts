@@ -70,6 +70,16 @@ export function joinLines(split: SplitLines): string {
   return out;
 }
 
+/**
+ * A new text as the old one with its middle replaced: old[0, head) + middle +
+ * old[old.length - tail, old.length). A writer copies the unchanged ends as they are.
+ */
+export interface TextSplice {
+  head: number;
+  middle: string;
+  tail: number;
+}
+
 /** Where the line holding character `p` starts. */
 export function lineStartAt(text: string, p: number): number {
   // lastIndexOf(…, -1) would look at index 0: the first line needs no search.

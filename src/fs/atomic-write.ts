@@ -3,7 +3,7 @@ import path from 'node:path';
 import { assertFdInside, errnoOf } from './containment.js';
 import { openDirectoryInside } from './dir-handle.js';
 import { assertBound, assertBoundParent, type EntryBinding, lstatEntry } from './entry-binding.js';
-import { closeFd, SYNC_DATA_MAX, syncFd, syncFdAfter, writeFdHashed } from './fd-io.js';
+import { closeFd, SYNC_DATA_MAX, syncFd, syncFdAfter, type WriteData, writeFdHashed } from './fd-io.js';
 import { FsError } from './fs-error.js';
 import { isOwnEntry, type OwnFile, tempReplaced } from './own-entry.js';
 import { sweepStaleTempFiles } from './stale-temp-files.js';
@@ -22,7 +22,7 @@ export { isTempFileName } from './temp-name.js';
 export async function writeFileAtomic(
   hostPath: string,
   realRoot: string,
-  data: string | Buffer,
+  data: WriteData,
   options: {
     mode?: number;
     createParents?: boolean;

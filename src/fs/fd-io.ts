@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import fs from 'node:fs';
 import { promisify } from 'node:util';
 import { once } from '../text/once.js';
@@ -63,34 +63,60 @@ async function writeFdAll(fd: number, data: Buffer, sync: boolean): Promise<void
   }
 }
 
+/** What a write takes: bytes, a text (written as UTF-8), or pieces of both, in order. */
+export type WriteData = string | Buffer | ReadonlyArray<string | Buffer>;
+
+/** Bytes in `data` (a text's UTF-8 counted without encoding it). */
+export function byteLengthOf(data: WriteData): number {
+  if (!Array.isArray(data)) return typeof data === 'string' ? Buffer.byteLength(data, 'utf8') : data.length;
+  let total = 0;
+  for (const piece of data as ReadonlyArray<string | Buffer>) total += byteLengthOf(piece);
+  return total;
+}
+
 /**
- * Writes bytes, or a string's UTF-8, at the descriptor's position and returns their
- * count and SHA-256. A long string is encoded a slice at a time into one small buffer,
- * so writing a 40 MB text never holds a 40 MB copy of it. A text written in one piece
- * is hashed only when `sha256` is called: the caller hashes it while fsync waits for
- * the disk, instead of before.
+ * Writes `data` at the descriptor's position and returns its byte count and SHA-256.
+ * A long string is encoded a slice at a time into one small buffer, so writing a 40 MB
+ * text never holds a 40 MB copy of it; bytes are written as they are (an edit's
+ * unchanged head and tail, straight from the file read). A text or bytes written in one
+ * piece are hashed only when `sha256` is called: the caller hashes them while fsync
+ * waits for the disk, instead of before.
  */
 export async function writeFdHashed(
   fd: number,
-  data: string | Buffer,
+  data: WriteData,
 ): Promise<{ bytes: number; sha256: () => string }> {
   const hash = createHash('sha256');
   // Bytes, or a text small enough to encode at once (its exact size, no scratch buffer to collect).
-  if (typeof data !== 'string' || data.length <= WHOLE_CHARS) {
-    const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+  if (!Array.isArray(data) && (typeof data !== 'string' || data.length <= WHOLE_CHARS)) {
+    const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : (data as Buffer);
     await writeFdAll(fd, bytes, bytes.length <= SYNC_DATA_MAX);
     return { bytes: bytes.length, sha256: once(() => hash.update(bytes).digest('hex')) };
   }
+  const pieces = Array.isArray(data) ? (data as ReadonlyArray<string | Buffer>) : [data as string];
+  let bytes = 0;
+  for (const piece of pieces) bytes += await writePiece(fd, piece, hash);
+  const digest = hash.digest('hex');
+  return { bytes, sha256: () => digest };
+}
+
+/** Writes and hashes one piece; returns its byte count. */
+async function writePiece(fd: number, piece: string | Buffer, hash: Hash): Promise<number> {
+  if (typeof piece !== 'string' || piece.length <= WHOLE_CHARS) {
+    const bytes = typeof piece === 'string' ? Buffer.from(piece, 'utf8') : piece;
+    await writeFdAll(fd, bytes, bytes.length <= SYNC_DATA_MAX);
+    hash.update(bytes);
+    return bytes.length;
+  }
   const slice = Buffer.allocUnsafe(SLICE_CHARS * 3);
   let bytes = 0;
-  for (const text of textSlices(data, SLICE_CHARS)) {
+  for (const text of textSlices(piece, SLICE_CHARS)) {
     const encoded = slice.subarray(0, slice.write(text, 0, 'utf8'));
     hash.update(encoded);
     await writeFdAll(fd, encoded, false);
     bytes += encoded.length;
   }
-  const digest = hash.digest('hex');
-  return { bytes, sha256: () => digest };
+  return bytes;
 }
 
 /** Characters encoded per slice (at most three bytes each in UTF-8). */

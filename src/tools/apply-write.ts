@@ -1,6 +1,9 @@
+import { isAscii } from 'node:buffer';
 import { ApprovalResult } from '../contract/approval-types.js';
 import { SandboxError } from '../contract/errors.js';
 import type { ApprovalPayload } from '../contract/payloads.js';
+import type { TextSplice } from '../edit/text-format.js';
+import type { WriteData } from '../fs/fd-io.js';
 import type { ResolvedPath } from '../sandbox/sandbox.js';
 import { fileTargetOf } from '../sandbox/target.js';
 import { type LoadedFile, loadFile, saveFile, withLock } from './file-io.js';
@@ -63,6 +66,21 @@ export async function writerApproval(
   }
 }
 
+/**
+ * What to write for an edit: an ASCII file's unchanged head and tail are its own bytes
+ * (a character is a byte there), so only the changed middle is encoded. Encoding the
+ * whole new text (a string of joined pieces) cost more than the rest of an edit of a
+ * big file. Anything else is written as the text.
+ */
+function piecesToWrite(before: LoadedFile | undefined, newText: string, splice?: TextSplice): WriteData {
+  const data = before?.data;
+  if (!splice || !data || data.length !== before!.text.length) return newText;
+  const { head, middle, tail } = splice;
+  if (head + middle.length + tail !== newText.length || head + tail > data.length || !isAscii(data))
+    return newText;
+  return [data.subarray(0, head), middle, data.subarray(data.length - tail)];
+}
+
 export interface WriteOutcome<P> {
   resolved: ResolvedPath;
   before: LoadedFile | undefined;
@@ -78,7 +96,9 @@ export interface WriteOutcome<P> {
  * atomically, journal the change and record the new version. The plan's
  * `whileSaving` (work only the result needs) runs while the disk syncs the write.
  */
-export async function applyWrite<P extends { newText: string; whileSaving?: () => void }>(
+export async function applyWrite<
+  P extends { newText: string; splice?: TextSplice; whileSaving?: () => void },
+>(
   ctx: ToolContext,
   toolName: string,
   path: string,
@@ -97,7 +117,7 @@ export async function applyWrite<P extends { newText: string; whileSaving?: () =
     const saved = await saveFile(
       ctx,
       resolved,
-      plan.newText,
+      piecesToWrite(before, plan.newText, plan.splice),
       before?.mode,
       boundEntry(ctx, 'path'),
       plan.whileSaving,

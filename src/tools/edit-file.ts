@@ -210,7 +210,7 @@ export const editFile: SandboxTool<EditFileInput, EditFileOutput> = {
           shownPerRun: RESULT_LINES_PER_RUN,
         }),
       );
-      return { newText: edit.newText, edit, diff, whileSaving: diff };
+      return { newText: edit.newText, splice: edit.splice, edit, diff, whileSaving: diff };
     });
     const { edit } = out.plan;
     const diff = out.plan.diff();

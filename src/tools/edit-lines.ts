@@ -150,7 +150,7 @@ export const editLines: SandboxTool<EditLinesInput, EditLinesOutput> = {
     const out = await applyWrite(ctx, 'edit_lines', path, undefined, (current, resolved) => {
       checkApprovedAnchors(ctx, resolved.virtualPath, current);
       const result = computeLines(ctx, resolved.virtualPath, current, input);
-      return { newText: result.newText, result };
+      return { newText: result.newText, splice: result.splice, result };
     });
     const r = out.plan.result;
     // The read's anchors stay in the model's hands after this call renumbers lines: keep

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { SandboxError } from '../contract/errors.js';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import { assertBound, assertBoundParent, type EntryBinding, lstatEntry } from '../fs/entry-binding.js';
+import { byteLengthOf, type WriteData } from '../fs/fd-io.js';
 import { withFileLock } from '../fs/file-lock.js';
 import { decodeText, type FileBytes, readFileBytes, readTextFile } from '../fs/read-text.js';
 import { sha256Hex } from '../fs/state-tracker.js';
@@ -35,27 +36,30 @@ export function maxBytesFor(ctx: ToolContext, resolved: ResolvedPath): number {
  * Refuses content larger than the mount's (or the toolset's) maxFileBytes before
  * anything is written: a file the tools could not read back must never be created.
  */
-export function checkWriteSize(
-  ctx: ToolContext,
-  resolved: ResolvedPath,
-  content: number | string | Buffer,
-): void {
+export function checkWriteSize(ctx: ToolContext, resolved: ResolvedPath, content: number | WriteData): void {
   const max = maxBytesFor(ctx, resolved);
   // UTF-8 takes at most 3 bytes per UTF-16 unit: a text that short fits without being measured
   // (measuring a big edited text costs a pass over all of it).
-  if (typeof content === 'string' && content.length * 3 <= max) return;
-  const bytes =
-    typeof content === 'number'
-      ? content
-      : typeof content === 'string'
-        ? Buffer.byteLength(content, 'utf8')
-        : content.length;
+  if (typeof content !== 'number' && upperBound(content) <= max) return;
+  const bytes = typeof content === 'number' ? content : byteLengthOf(content);
   if (bytes <= max) return;
   throw new SandboxError(
     'file_too_large',
     `${resolved.virtualPath} would be ${bytes} bytes; files here may be at most ${max} bytes. Nothing was written. Split the content into smaller files.`,
     { details: { bytes, maxFileBytes: max } },
   );
+}
+
+const piecesOf = (data: WriteData): ReadonlyArray<string | Buffer> =>
+  Array.isArray(data) ? (data as ReadonlyArray<string | Buffer>) : [data as string | Buffer];
+
+/** At least the UTF-8 size of `data`, found without encoding anything. */
+function upperBound(data: WriteData): number {
+  if (typeof data === 'string') return data.length * 3;
+  if (!Array.isArray(data)) return (data as Buffer).length;
+  let total = 0;
+  for (const piece of data as ReadonlyArray<string | Buffer>) total += upperBound(piece);
+  return total;
 }
 
 /** Loads an existing text file (size, binary and containment checked), or undefined if missing. */
@@ -94,7 +98,7 @@ export async function loadBytes(ctx: ToolContext, resolved: ResolvedPath): Promi
 export async function saveFile(
   ctx: ToolContext,
   resolved: ResolvedPath,
-  text: string | Buffer,
+  text: WriteData,
   mode?: number,
   bound?: EntryBinding,
   /** The caller's CPU work, run while the disk is busy with the write (see writeFileAtomic). */
@@ -103,7 +107,7 @@ export async function saveFile(
   checkWriteSize(ctx, resolved, text);
   if (ctx.staging) {
     refuseStagedThroughLink(ctx, resolved);
-    const data = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
+    const data = Buffer.isBuffer(text) ? text : Buffer.concat(piecesOf(text).map((p) => Buffer.from(p)));
     const { created } = await ctx.staging.write(resolved, data, mode);
     whileWriting?.();
     return { created, bytes: data.length, sha256: sha256Hex(data) };

@@ -104,7 +104,7 @@ export const patchFile: SandboxTool<PatchFileInput, PatchFileOutput> = {
   async execute(input, ctx) {
     const out = await applyWrite(ctx, 'patch_file', input.path, input.base_sha256, (current, resolved) => {
       const fixed = computePatch(ctx, resolved.virtualPath, current, input.unified_diff);
-      return { newText: fixed.newText, fixed };
+      return { newText: fixed.newText, splice: fixed.splice, fixed };
     });
     const { fixed } = out.plan;
     const after = { text: out.plan.newText, bytes: out.bytes, sha256: out.state.sha256, mode: 0 };

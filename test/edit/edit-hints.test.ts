@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { boundedUnifiedDiff } from '../../src/edit/bounded-diff.js';
 import { replaceInText } from '../../src/edit/replace-in-text.js';
 import { detectEol, lineNumbersAt } from '../../src/edit/text-format.js';
+import { expectSplice } from '../helpers/splice.js';
 
 const piece = fc.constantFrom('a', 'b', ' ', '\n', '\r\n', 'é', 'x = 1;');
 const text = fc.array(piece, { maxLength: 400 }).map((parts) => parts.join(''));
@@ -48,6 +49,7 @@ describe('the unchanged-ends hint of an edit', () => {
           const exact = t.slice(start, start + length);
           const oldString = fuzzy ? exact.replace(/ +(?=\r?\n|$)/g, '') : exact;
           const result = replaceInText(t, { oldString, newString: replacement, replaceAll: all });
+          expectSplice(t, result);
           if (!result.ok) return;
           // The hint's contract: those characters really are shared at both ends.
           const { head, tail } = result.unchanged;

@@ -4,6 +4,7 @@ import { applyLineEdits } from '../../src/edit/apply-line-edits.js';
 import type { LineEditOp } from '../../src/edit/line-edit-ops.js';
 import { lineHash } from '../../src/edit/line-hash.js';
 import { splitLines, withoutBom } from '../../src/edit/text-format.js';
+import { expectSplice } from '../helpers/splice.js';
 
 // edit_lines builds the new text from the old text between edits and each edit's
 // content as one block. This pins it to the plain model: split the whole file into
@@ -98,6 +99,7 @@ describe('edit_lines against the whole-file model', () => {
         textArb.chain((t) => fc.tuple(fc.constant(t), opsFor(t))),
         ([text, ops]) => {
           const result = applyLineEdits(text, ops, { sanity: 'off' });
+          expectSplice(text, result);
           if (!result.ok) return; // overlapping operations, a range of one line, a twin's hash: refused whole
           applied++;
           const expected = model(text, ops);

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { addedBlock } from '../../src/edit/exact-patch.js';
 import { fixUnifiedDiff } from '../../src/edit/fix-unified-diff.js';
 import { splitLines, withoutBom } from '../../src/edit/text-format.js';
+import { expectSplice } from '../helpers/splice.js';
 
 // patch_file builds the corrected patch straight from the hunks when their added lines are
 // written as they are (exact match, or trailing whitespace ignored and no added line standing
@@ -90,6 +91,8 @@ describe('patch_file fast path (added lines as written, lines ending like the fi
           runs++;
           const quick = fixUnifiedDiff(text, diff);
           const general = fixUnifiedDiff(text, diff, undefined, false);
+          expectSplice(text, quick);
+          expectSplice(text, general);
           if (!quick.ok || !general.ok) {
             expect(quick).toEqual(general);
             return;

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fixUnifiedDiff } from '../../src/edit/fix-unified-diff.js';
 import { replaceInText } from '../../src/edit/replace-in-text.js';
+import { expectSplice } from '../helpers/splice.js';
 import {
   copiesIndentation,
   copiesQuotes,
@@ -52,9 +53,11 @@ describe.each(SLIPS)('slip: %s', (slip) => {
         const edited = replaceInText(text, { ...request, replaceAll: false });
         if (!edited.ok) throw new Error(`edit_file refused: ${edited.code}: ${edited.message}`);
         expect(edited.newText).toBe(expected(text, want, request, edited.matchLevel));
+        expectSplice(text, edited);
         const patched = fixUnifiedDiff(text, request.diff);
         if (!patched.ok) throw new Error(`patch_file refused: ${patched.message}`);
         expect(patched.newText).toBe(want);
+        expectSplice(text, patched);
       }),
       { numRuns: RUNS },
     );
@@ -74,9 +77,11 @@ describe.each(['trailing_whitespace', 'typographic_quotes'] as const)('slip made
         const edited = replaceInText(text, { ...request, replaceAll: false });
         if (!edited.ok) throw new Error(`edit_file refused: ${edited.code}: ${edited.message}`);
         expect(edited.newText).toBe(expected(text, want, request, edited.matchLevel));
+        expectSplice(text, edited);
         const patched = fixUnifiedDiff(text, request.diff);
         if (!patched.ok) throw new Error(`patch_file refused: ${patched.message}`);
         expect(patched.newText).toBe(want);
+        expectSplice(text, patched);
       }),
       { numRuns: RUNS / 4 },
     );

@@ -8,6 +8,7 @@ import { lineHash, lineHash32 } from '../../src/edit/line-hash.js';
 import { LineTable } from '../../src/edit/line-table.js';
 import { locateBlock, locateExact } from '../../src/edit/match-cascade.js';
 import { splitLines, withoutBom } from '../../src/edit/text-format.js';
+import { expectSplice, withoutSplice } from '../helpers/splice.js';
 import { textArbitrary } from '../helpers/text-arbitrary.js';
 
 // The edit tools split out only the lines around a change and copy the rest as text.
@@ -97,7 +98,10 @@ describe('applyLineEdits on a window of lines', () => {
         ([text, ops, sanity, snapshot]) => {
           const options = { sanity, ...(snapshot === undefined ? {} : { snapshot }) };
           const result = applyLineEdits(text, ops, options);
-          expect(result).toEqual(applyLineEdits(text, ops, options, Infinity));
+          const whole = applyLineEdits(text, ops, options, Infinity);
+          expect(withoutSplice(result)).toEqual(withoutSplice(whole));
+          expectSplice(text, result);
+          expectSplice(text, whole);
           // Known hashes (a cache hit) change nothing; a wrong-sized array is ignored.
           const table = new LineTable(withoutBom(text).body);
           expect(applyLineEdits(text, ops, { ...options, hashes: table.hashes() })).toEqual(result);
@@ -152,8 +156,10 @@ describe('fixUnifiedDiff on a window of lines', () => {
             expect(windowed).toEqual(whole);
             return;
           }
-          const { correctedDiff, ...rest } = windowed;
-          const { correctedDiff: _, ...wholeRest } = whole;
+          expectSplice(text, windowed);
+          expectSplice(text, whole);
+          const { correctedDiff, splice: _s, ...rest } = windowed;
+          const { correctedDiff: _, splice: _w, ...wholeRest } = whole;
           expect(rest).toEqual(wholeRest);
           const body = withoutBom(text).body;
           const applied =
