@@ -106,7 +106,7 @@ export function lineNumbersAt(text: string, offsets: readonly number[]): number[
  * Newlines in text[from, to). Short lines are counted by a character loop (indexOf per
  * line costs more than the line); long ones by indexOf, which skips them whole.
  */
-export function countNewlines(text: string, from: number, to: number): number {
+function countNewlines(text: string, from: number, to: number): number {
   let count = 0;
   const probe = Math.min(to, from + 256);
   let i = from;
