@@ -33,7 +33,11 @@ describe('what an edit writes is its new text, byte for byte', () => {
           fc.pre(want.ok);
           const { dir, toolset } = project({ 'f.txt': text });
           const out = ok<{ sha256: string }>(
-            await toolset.callTool('edit_file', { path: '/f.txt', old_string: oldString, new_string: newString }),
+            await toolset.callTool('edit_file', {
+              path: '/f.txt',
+              old_string: oldString,
+              new_string: newString,
+            }),
           );
           const bytes = fs.readFileSync(path.join(dir, 'f.txt'));
           expect(bytes.equals(Buffer.from(want.ok ? want.newText : '', 'utf8'))).toBe(true);
