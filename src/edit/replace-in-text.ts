@@ -1,5 +1,6 @@
 import type { ErrorCode } from '../contract/errors.js';
 import { rebuildReplacement, rebuiltTerminators, styleNear } from './align-replacement.js';
+import { allOffsets } from './all-offsets.js';
 import { locateSpans, type SpanMatch } from './block-index.js';
 import type { KnownShared } from './bounded-diff.js';
 import { closestRegion } from './closest-region.js';
@@ -66,13 +67,6 @@ function notUnique(count: number, lines: number[], level: MatchLevel): ReplaceRe
     ],
     details: { match_count: count, match_lines: lines, match_level: level },
   };
-}
-
-/** Every start offset of `needle` in `haystack`, overlapping ones included (for honest ambiguity counts). */
-function allOffsets(haystack: string, needle: string): number[] {
-  const out: number[] = [];
-  for (let i = haystack.indexOf(needle); i !== -1; i = haystack.indexOf(needle, i + 1)) out.push(i);
-  return out;
 }
 
 const isBlank = (c: number) => c === 32 || c === 9;
