@@ -38,8 +38,7 @@ export function latestState(
   if (text.length <= ctx.limits.readMaxChars) {
     const bare = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
     state.content = bare.includes('\r') ? bare.replaceAll('\r\n', '\n') : bare;
-  }
-  else state.hint = `The file is large; page through it with read_file(path="${virtualPath}", offset=…).`;
+  } else state.hint = `The file is large; page through it with read_file(path="${virtualPath}", offset=…).`;
   return state;
 }
 
