@@ -20,6 +20,8 @@ describe('rt31 exact substring is applied, never "not found"', () => {
     ['  foo(1)  \nx\n', '(1)', '(2)', '  foo(2)  \nx\n'],
     ['\treturn x; \n}\n', 'x;', 'y;', '\treturn y; \n}\n'],
     ['  foo(1)\n', ' foo', ' bar', '  bar(1)\n'],
+    ['a\rb  \rc\r', 'b', 'B', 'a\rB  \rc\r'], // CR-only file: one line for the matcher, a line end for the slip check
+    ['\uFEFF  x = 1;\n', ' x = 1;', ' x = 2;', '\uFEFF  x = 2;\n'],
   ];
   for (const [file, old, nu, want] of cases) {
     it(`${JSON.stringify(file)}: ${JSON.stringify(old)} → ${JSON.stringify(nu)}`, async () => {

@@ -3,6 +3,7 @@
 // whitespace / indentation / quotes. Checks: level, ambiguity (match_lines), not-found, and that every line the
 // request leaves unchanged keeps the file's bytes, the changed line keeps its line end, BOM and final newline kept,
 // sha256 = bytes on disk, replacements_made, message line number.
+import { applyPatch } from 'diff';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanupAll, key, oldLinesOf, refMatch, runTool, sha, splitLines } from './rt31-harness.js';
@@ -108,6 +109,10 @@ describe('rt31 edit_file line-wise cascade vs brute-force reference', () => {
         if (!o.ok) return void fail(`expected success at level ${ref.level} line ${ref.starts[0]! + 1}`);
         if (o.data.match_level !== ref.level) fail(`match_level ${o.data.match_level} want ${ref.level}`);
         if (o.data.sha256 !== sha(r.afterBytes)) fail('sha256 not of bytes on disk');
+        if (typeof o.data.diff === 'string' && !/lines? (omitted|not shown)|more lines/.test(o.data.diff)) {
+          const applied = applyPatch(text, o.data.diff, { autoConvertLineEndings: false } as any);
+          if (applied !== r.after) fail(`result diff does not give the written file: ${JSON.stringify(o.data.diff)} applied=${JSON.stringify(applied)}`);
+        }
         // non-overlapping greedy selection
         const chosen: number[] = [];
         for (const s of ref.starts) if (!chosen.length || s >= chosen.at(-1)! + oldLines.length) chosen.push(s);

@@ -77,6 +77,41 @@ describe('rt31 write path: links, mode, failures', () => {
     });
   }
 
+  it('dangling symlink inside the sandbox: write_file creates its target, the link stays a link', async () => {
+    const { root, ts } = setup();
+    fs.symlinkSync('d/new.txt', path.join(root, 'dang.txt'));
+    const out: any = await ts.callTool('write_file', { path: '/dang.txt', content: 'hi\n' });
+    expect(out.ok, JSON.stringify(out.error)).toBe(true);
+    expect(fs.lstatSync(path.join(root, 'dang.txt')).isSymbolicLink()).toBe(true);
+    expect(fs.readFileSync(path.join(root, 'd/new.txt'), 'utf8')).toBe('hi\n');
+  });
+
+  for (const mode of [0o4755, 0o2750, 0o1777, 0o600, 0o444, 0o000]) {
+    it(`mode ${mode.toString(8)} kept by edit_file, write_file, patch_file, edit_lines`, async () => {
+      const { root, ts } = setup();
+      const f = path.join(root, 'f.txt');
+      fs.writeFileSync(f, TEXT);
+      fs.chmodSync(f, mode);
+      const got: Record<string, string> = {};
+      for (const [label, args] of edits) {
+        fs.chmodSync(f, 0o644);
+        fs.writeFileSync(f, TEXT);
+        fs.chmodSync(f, mode);
+        const out: any = await ts.callTool(toolOf(label), args('/f.txt', TEXT));
+        got[label] = `${out.ok ? 'ok' : out.error.code} ${(fs.statSync(f).mode & 0o7777).toString(8)}`;
+      }
+      fs.chmodSync(f, 0o644);
+      fs.writeFileSync(f, TEXT);
+      fs.chmodSync(f, mode);
+      const r: any = await ts.callTool('read_file', { path: '/f.txt', hashes: true });
+      const anchor = String(r.data?.content ?? '').split('\n')[1]?.split('|')[0];
+      const out: any = await ts.callTool('edit_lines', { path: '/f.txt', operations: [{ op: 'replace_line', hash: anchor, content: 'TWO' }] });
+      got.edit_lines = `${out.ok ? 'ok' : out.error.code} ${(fs.statSync(f).mode & 0o7777).toString(8)}`;
+      const want = `ok ${mode.toString(8)}`;
+      expect(got).toEqual(Object.fromEntries(Object.keys(got).map((k) => [k, want])));
+    });
+  }
+
   it('failing calls change nothing: same bytes, inode, mtime, mode, no temp file', async () => {
     const { root, ts } = setup();
     const f = path.join(root, 'f.txt');
