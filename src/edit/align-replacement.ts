@@ -11,9 +11,11 @@ export interface RebuiltLine {
 }
 
 /**
- * Line endings for rebuilt lines: a kept line keeps its own ending, a new one takes
- * the file's (`eol`); when the replaced block ended the file without a final newline
- * (`tail` is ''), the new last line has none either.
+ * Line endings for rebuilt lines: a kept line keeps its own ending; a changed line that
+ * takes the place of an old one (the n-th new line between two kept lines, for the n-th
+ * old line between them) keeps that line's ending, so a file of mixed endings stays as
+ * it was around an edit; any other new line takes the file's (`eol`). When the replaced
+ * block ended the file without a final newline (`tail` is ''), the new last line has none.
  */
 export function rebuiltTerminators(
   lines: readonly RebuiltLine[],
@@ -21,13 +23,30 @@ export function rebuiltTerminators(
   eol: string,
   tail: string,
 ): string[] {
-  return lines.map((l, i) =>
-    i === lines.length - 1 && tail === ''
-      ? ''
-      : l.from === undefined || terms[l.from] === ''
-        ? eol
-        : terms[l.from]!,
-  );
+  const out: string[] = [];
+  let nextOld = 0; // the old line after the last kept one, in order
+  let gapEnd = nextKept(lines, 0, terms.length); // the next kept old line (or the block's end)
+  lines.forEach((l, i) => {
+    let term: string | undefined;
+    if (l.from !== undefined && l.from >= nextOld) {
+      term = terms[l.from];
+      nextOld = l.from + 1;
+      gapEnd = nextKept(lines, i + 1, terms.length, nextOld);
+    } else if (l.from !== undefined)
+      term = terms[l.from]; // moved or copied: its own ending
+    else if (nextOld < gapEnd) term = terms[nextOld++];
+    out.push(i === lines.length - 1 && tail === '' ? '' : term === undefined || term === '' ? eol : term);
+  });
+  return out;
+}
+
+/** The old index of the next kept line from new line `from` on that is at or after `after` (else `end`). */
+function nextKept(lines: readonly RebuiltLine[], from: number, end: number, after = 0): number {
+  for (let i = from; i < lines.length; i++) {
+    const f = lines[i]!.from;
+    if (f !== undefined && f >= after) return f;
+  }
+  return end;
 }
 
 export type RebuildResult =

@@ -7,13 +7,13 @@ import { closestRegion } from './closest-region.js';
 import { LineTable } from './line-table.js';
 import { type BlockMatch, locateBlock } from './match-cascade.js';
 import type { MatchLevel } from './normalize-line.js';
-import { replaceRange } from './replace-range.js';
 import {
   countOf,
   detectEol,
   joinLines,
   lineNumbersAt,
   lineStartAt,
+  type SplitLines,
   type TextSplice,
   toFileEol,
   withoutBom,
@@ -115,6 +115,21 @@ interface Region {
  * BOM and every line the request leaves unchanged are kept byte for byte.
  */
 export function replaceInText(text: string, request: ReplaceRequest): ReplaceResult {
+  const result = replaceMatched(text, request);
+  if (!result.ok) return result;
+  // Success means something changed: a new_string that differs only in what the file keeps as
+  // it is (line endings, the trailing whitespace of an unchanged line) would write the same bytes.
+  const { head, middle, tail } = result.splice;
+  if (middle !== text.slice(head, text.length - tail)) return result;
+  return {
+    ok: false,
+    code: 'invalid_argument',
+    message: `old_string matched (line ${result.matchLines.join(', ')}), but the edit would change nothing: new_string differs from it only in line endings or trailing whitespace, which edit_file keeps as the file has them (new lines take the file's line ending; unchanged lines keep their bytes). Nothing was changed. To change line endings or trailing whitespace, write the whole file with write_file.`,
+    details: { match_lines: result.matchLines, match_level: result.matchLevel },
+  };
+}
+
+function replaceMatched(text: string, request: ReplaceRequest): ReplaceResult {
   if (request.oldString === '') {
     return {
       ok: false,
@@ -132,39 +147,87 @@ export function replaceInText(text: string, request: ReplaceRequest): ReplaceRes
   const { body, restore } = withoutBom(text);
   const bom = text.length - body.length;
   const eol = detectEol(body);
-  const oldText = toFileEol(request.oldString, eol);
-  const newText = toFileEol(request.newString, eol);
-  const offsets = allOffsets(body, oldText);
-  // A hit that only exists because the model dropped part of a line's indentation or trailing
-  // whitespace is a whitespace slip, not an exact match: the line cascade handles it.
-  if (offsets.length > 0 && !offsets.every((o) => slipsWhitespace(body, o, oldText))) {
-    const lines = lineNumbersAt(body, offsets);
-    if (offsets.length > 1 && !request.replaceAll) return notUnique(offsets.length, lines, 'exact');
-    const chosen = nonOverlapping(offsets, oldText.length);
-    // An exact match is a plain replacement (str-replace semantics, which models are trained on):
-    // no re-indentation and no newline rule; those apply only to fuzzy (line) matches.
-    // Left to right; slicing keeps `$&` etc. literal.
-    let middle = '';
-    let last = chosen[0]!;
-    for (const o of chosen) {
-      middle += body.slice(last, o) + newText;
-      last = o + oldText.length;
-    }
-    const out = body.slice(0, chosen[0]!) + middle + body.slice(last);
-    const used = lineNumbersAt(body, chosen);
-    const span = Math.max(countOf(oldText, '\n'), countOf(newText, '\n')) + 1;
-    return {
-      ok: true,
-      newText: restore(out),
-      replacements: chosen.length,
-      matchLevel: 'exact',
-      matchLines: used,
-      firstChangedLine: used[0]!,
-      linesChanged: span * chosen.length,
-      unchanged: { head: bom + chosen[0]!, tail: body.length - last, headLines: used[0]! - 1 },
-      splice: { head: bom + chosen[0]!, middle, tail: body.length - last },
-    };
+  // The request in the file's line ending first; as written too when that differs (in a
+  // file of mixed endings, the lines it was copied from may end as it does).
+  const converted = {
+    oldText: toFileEol(request.oldString, eol),
+    newText: toFileEol(request.newString, eol),
+  };
+  const variants = [converted];
+  if (request.oldString !== converted.oldText)
+    variants.push({ oldText: request.oldString, newText: request.newString });
+  let slipped: ExactHits | undefined;
+  for (const variant of variants) {
+    const offsets = allOffsets(body, variant.oldText);
+    if (offsets.length === 0) continue;
+    const hits = { ...variant, offsets };
+    // A hit that only exists because the model dropped part of a line's indentation or trailing
+    // whitespace is a whitespace slip, not an exact match: the line cascade handles it.
+    if (!offsets.every((o) => slipsWhitespace(body, o, variant.oldText)))
+      return replaceExact(body, restore, bom, hits, request.replaceAll);
+    slipped ??= hits;
   }
+  const fuzzy = replaceFuzzy(body, restore, bom, request, eol);
+  if (!slipped) return fuzzy;
+  // The cascade reads a slip as whole lines; where it finds nothing there (the request is part
+  // of a line, or matches other lines), the text is still there exactly: a plain replacement.
+  const hitLines = lineNumbersAt(body, slipped.offsets);
+  if (fuzzy.ok && fuzzy.matchLines.every((l) => hitLines.includes(l))) return fuzzy;
+  return replaceExact(body, restore, bom, slipped, request.replaceAll);
+}
+
+/** Where a request's old text occurs exactly, with the new text that replaces it there. */
+interface ExactHits {
+  oldText: string;
+  newText: string;
+  offsets: number[];
+}
+
+/**
+ * An exact match is a plain replacement (str-replace semantics, which models are trained
+ * on): no re-indentation and no newline rule; those apply only to fuzzy (line) matches.
+ */
+function replaceExact(
+  body: string,
+  restore: (b: string) => string,
+  bom: number,
+  { oldText, newText, offsets }: ExactHits,
+  replaceAll: boolean,
+): ReplaceResult {
+  const lines = lineNumbersAt(body, offsets);
+  if (offsets.length > 1 && !replaceAll) return notUnique(offsets.length, lines, 'exact');
+  const chosen = nonOverlapping(offsets, oldText.length);
+  // Left to right; slicing keeps `$&` etc. literal.
+  let middle = '';
+  let last = chosen[0]!;
+  for (const o of chosen) {
+    middle += body.slice(last, o) + newText;
+    last = o + oldText.length;
+  }
+  const out = body.slice(0, chosen[0]!) + middle + body.slice(last);
+  const used = lineNumbersAt(body, chosen);
+  const span = Math.max(countOf(oldText, '\n'), countOf(newText, '\n')) + 1;
+  return {
+    ok: true,
+    newText: restore(out),
+    replacements: chosen.length,
+    matchLevel: 'exact',
+    matchLines: used,
+    firstChangedLine: used[0]!,
+    linesChanged: span * chosen.length,
+    unchanged: { head: bom + chosen[0]!, tail: body.length - last, headLines: used[0]! - 1 },
+    splice: { head: bom + chosen[0]!, middle, tail: body.length - last },
+  };
+}
+
+/** The line cascade (trailing whitespace, indentation, unicode): whole lines of the file. */
+function replaceFuzzy(
+  body: string,
+  restore: (b: string) => string,
+  bom: number,
+  request: ReplaceRequest,
+  eol: '\n' | '\r\n',
+): ReplaceResult {
   const needle = requestLines(request.oldString);
   const spans = locateSpans(body, needle, FUZZY_LEVELS);
   if (spans === 'not_found') return notFound(new LineTable(body), needle, request.reveal ?? true);
@@ -247,10 +310,21 @@ function replaceBlocks(
   const from = Math.max(0, blocks[0]!.start - 1);
   const to = blocks.at(-1)!.end;
   const split = table.split(from, to);
+  // Built front to back in one pass: splicing each block into the lines cost a pass over
+  // them per block (replace_all over 20,000 blocks took minutes).
+  const out: SplitLines = { lines: [], terminators: [] };
+  let copied = 0;
+  const copyUpTo = (line: number) => {
+    for (; copied < line; copied++) {
+      out.lines.push(split.lines[copied]!);
+      out.terminators.push(split.terminators[copied]!);
+    }
+  };
   let maxSpan = 0;
-  for (const m of [...blocks].reverse()) {
+  for (const m of blocks) {
     const start = m.start - from;
     const end = m.end - from;
+    copyUpTo(start);
     const window = split.lines.slice(start, end);
     const rebuilt = request.verbatim
       ? { ok: true as const, lines: replacement.map((text) => ({ text })) }
@@ -265,16 +339,21 @@ function replaceBlocks(
     if (!rebuilt.ok) return rebuilt;
     const terms = split.terminators.slice(start, end);
     const tail = terms.at(-1)!;
-    const newLines = rebuilt.lines.map((l) => l.text);
+    // Deleting the last lines of a file without a final newline: the line before ends the file now.
+    if (rebuilt.lines.length === 0 && tail === '' && out.terminators.length > 0)
+      out.terminators[out.terminators.length - 1] = '';
     const newTerms = rebuiltTerminators(rebuilt.lines, terms, eol, tail);
-    if (newLines.length === 0 && tail === '' && start > 0) split.terminators[start - 1] = '';
-    replaceRange(split.lines, start, end, newLines);
-    replaceRange(split.terminators, start, end, newTerms);
-    maxSpan = Math.max(maxSpan, end - start, newLines.length);
+    rebuilt.lines.forEach((l, i) => {
+      out.lines.push(l.text);
+      out.terminators.push(newTerms[i]!);
+    });
+    copied = end;
+    maxSpan = Math.max(maxSpan, end - start, rebuilt.lines.length);
   }
+  copyUpTo(split.lines.length);
   const head = region.offset + table.offset(from);
   const rest = region.offset + table.offset(to);
-  const edited = joinLines(split);
+  const edited = joinLines(out);
   return {
     ok: true,
     newText: restore(body.slice(0, head) + edited + body.slice(rest)),
