@@ -26,9 +26,12 @@ describe('rt31 edit_lines vs reference', () => {
         fc.nat(),
         async (lines, bits, mode, finalNl, bom, op, i0, i1) => {
           if (failures.length > 6) return;
-          const eol = (i: number) => (mode === 'lf' ? '\n' : mode === 'crlf' ? '\r\n' : bits[i] ? '\r\n' : '\n');
+          const eol = (i: number) =>
+            mode === 'lf' ? '\n' : mode === 'crlf' ? '\r\n' : bits[i] ? '\r\n' : '\n';
           let body = '';
-          lines.forEach((l, i) => (body += l + (i < lines.length - 1 || finalNl ? eol(i) : '')));
+          lines.forEach((l, i) => {
+            body += l + (i < lines.length - 1 || finalNl ? eol(i) : '');
+          });
           const split = splitLines(body);
           if (!split.length) return;
           const text = (bom ? '\uFEFF' : '') + body;
@@ -45,14 +48,25 @@ describe('rt31 edit_lines vs reference', () => {
           const b = Math.min(n - 1, a + (i1 % 3));
           if (op === 'replace_range' && a === b) return; // refused by design: use replace_line
           // deleting a last line (no newline) after a blank one: no answer keeps both the blank line and 'no final newline'
-          if (op === 'delete_line' && a === split.length - 1 && a > 0 && split[a - 1]![0] === '' && split[a]![1] === '') return;
+          if (
+            op === 'delete_line' &&
+            a === split.length - 1 &&
+            a > 0 &&
+            split[a - 1]![0] === '' &&
+            split[a]![1] === ''
+          )
+            return;
           const opArgs =
             op === 'replace_range'
               ? { op, start_hash: anchors[a], end_hash: anchors[b], content: 'NEW' }
               : op === 'delete_line'
                 ? { op, hash: anchors[a] }
                 : { op, hash: anchors[a], content: 'NEW' };
-          const out: any = await ts.callTool('edit_lines', { path: '/f.txt', operations: [opArgs], sanity: 'off' });
+          const out: any = await ts.callTool('edit_lines', {
+            path: '/f.txt',
+            operations: [opArgs],
+            sanity: 'off',
+          });
           const after = fs.readFileSync(f);
           const tag = `${JSON.stringify(text)} ${JSON.stringify(opArgs)} → ${out.ok ? 'ok' : out.error.code} ${JSON.stringify(after.toString())}`;
           if (!out.ok) return void failures.push(`refused a fresh anchor :: ${tag}`);
@@ -73,7 +87,10 @@ describe('rt31 edit_lines vs reference', () => {
           // a final empty line without newline is no line at all
           const hasFinal = /\n$/.test(body);
           if (want.length && want.at(-1) === '' && !hasFinal) want.pop();
-          if (JSON.stringify(gotC) !== JSON.stringify(want)) return void failures.push(`content ${JSON.stringify(gotC)} want ${JSON.stringify(want)} :: ${tag}`);
+          if (JSON.stringify(gotC) !== JSON.stringify(want))
+            return void failures.push(
+              `content ${JSON.stringify(gotC)} want ${JSON.stringify(want)} :: ${tag}`,
+            );
           if (got.length && (got.at(-1)![1] !== '') !== hasFinal && !(op === 'delete_line' && a === n - 1))
             failures.push(`final newline :: ${tag}`);
           // untouched lines keep their line ends (lines before the op)

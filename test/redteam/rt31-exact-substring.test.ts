@@ -36,7 +36,10 @@ describe('rt31 exact substring is applied, never "not found"', () => {
     const seen: Array<[string, string]> = [];
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.constantFrom('x = 1;', '  y(2)', '\tz', '}', '', 'a b', 'q'), { minLength: 1, maxLength: 6 }),
+        fc.array(fc.constantFrom('x = 1;', '  y(2)', '\tz', '}', '', 'a b', 'q'), {
+          minLength: 1,
+          maxLength: 6,
+        }),
         fc.array(fc.constantFrom('', ' ', '  ', '\t'), { minLength: 6, maxLength: 6 }),
         fc.nat(),
         fc.nat(),

@@ -10,7 +10,23 @@ import { cleanupAll, key, oldLinesOf, refMatch, runTool, sha, splitLines } from 
 
 afterEach(cleanupAll);
 
-const ATOMS = ['}', '', '  }', '\t}', '} ', 'a', 'a ', '  a', 'ab', "x='q'", 'x=‘q’', 'x="q"', 'x=“q”', 'a-b', 'a–b'];
+const ATOMS = [
+  '}',
+  '',
+  '  }',
+  '\t}',
+  '} ',
+  'a',
+  'a ',
+  '  a',
+  'ab',
+  "x='q'",
+  'x=‘q’',
+  'x="q"',
+  'x=“q”',
+  'a-b',
+  'a–b',
+];
 const perturb = (l: string, how: number) => {
   switch (how) {
     case 1:
@@ -88,10 +104,17 @@ describe('rt31 edit_file line-wise cascade vs brute-force reference', () => {
         const fileLines = fileSplit.map(([l]) => l);
         const oldLines = oldLinesOf(old);
         const ref = refMatch(fileLines, oldLines);
-        const r = await runTool(text, 'edit_file', { old_string: old, new_string: nu, replace_all: c.replaceAll });
+        const r = await runTool(text, 'edit_file', {
+          old_string: old,
+          new_string: nu,
+          replace_all: c.replaceAll,
+        });
         const tag = `${JSON.stringify(text)} old=${JSON.stringify(old)} new=${JSON.stringify(nu)} ra=${c.replaceAll}`;
         const o = r.outcome;
-        const fail = (m: string) => failures.push(`${m} :: ${tag} :: got ${JSON.stringify(o.ok ? o.data.match_level : o.error)} after=${JSON.stringify(r.after)}`);
+        const fail = (m: string) =>
+          failures.push(
+            `${m} :: ${tag} :: got ${JSON.stringify(o.ok ? o.data.match_level : o.error)} after=${JSON.stringify(r.after)}`,
+          );
         if (!ref) {
           if (o.ok || o.error.code !== 'edit_not_found') fail('expected edit_not_found');
           if (r.after !== text) fail('changed on failure');
@@ -99,11 +122,13 @@ describe('rt31 edit_file line-wise cascade vs brute-force reference', () => {
         }
         if (!o.ok && o.error.code === 'invalid_argument') return; // typographic form unknowable etc.
         if (ref.starts.length > 1 && !c.replaceAll) {
-          if (o.ok || o.error.code !== 'edit_not_unique') return void fail(`expected edit_not_unique at ${ref.starts.map((s) => s + 1)}`);
+          if (o.ok || o.error.code !== 'edit_not_unique')
+            return void fail(`expected edit_not_unique at ${ref.starts.map((s) => s + 1)}`);
           const ml = o.error.details?.match_lines;
           if (JSON.stringify(ml) !== JSON.stringify(ref.starts.map((s) => s + 1)))
             fail(`match_lines ${JSON.stringify(ml)} want ${ref.starts.map((s) => s + 1)}`);
-          if (o.error.details?.match_level !== ref.level) fail(`level ${o.error.details?.match_level} want ${ref.level}`);
+          if (o.error.details?.match_level !== ref.level)
+            fail(`level ${o.error.details?.match_level} want ${ref.level}`);
           if (r.after !== text) fail('changed on failure');
           return;
         }
@@ -112,19 +137,31 @@ describe('rt31 edit_file line-wise cascade vs brute-force reference', () => {
         if (o.data.sha256 !== sha(r.afterBytes)) fail('sha256 not of bytes on disk');
         if (typeof o.data.diff === 'string' && !/lines? (omitted|not shown)|more lines/.test(o.data.diff)) {
           const applied = applyPatch(text, o.data.diff, { autoConvertLineEndings: false } as any);
-          if (applied !== r.after) fail(`result diff does not give the written file: ${JSON.stringify(o.data.diff)} applied=${JSON.stringify(applied)}`);
+          if (applied !== r.after)
+            fail(
+              `result diff does not give the written file: ${JSON.stringify(o.data.diff)} applied=${JSON.stringify(applied)}`,
+            );
         }
         // non-overlapping greedy selection
         const chosen: number[] = [];
-        for (const s of ref.starts) if (!chosen.length || s >= chosen.at(-1)! + oldLines.length) chosen.push(s);
+        for (const s of ref.starts)
+          if (!chosen.length || s >= chosen.at(-1)! + oldLines.length) chosen.push(s);
         const sel = c.replaceAll ? chosen : [ref.starts[0]!];
-        if (o.data.replacements_made !== sel.length) fail(`replacements_made ${o.data.replacements_made} want ${sel.length}`);
-        if (!c.replaceAll && !String(o.data.message).includes(`line ${sel[0]! + 1}`)) fail(`message ${o.data.message}`);
+        if (o.data.replacements_made !== sel.length)
+          fail(`replacements_made ${o.data.replacements_made} want ${sel.length}`);
+        if (!c.replaceAll && !String(o.data.message).includes(`line ${sel[0]! + 1}`))
+          fail(`message ${o.data.message}`);
         // BOM and final newline
         if (text.startsWith('\uFEFF') !== r.after.startsWith('\uFEFF')) fail('BOM changed');
         const hadFinal = /\n$/.test(body);
         const afterBody = r.after.replace(/^\uFEFF/, '');
-        if (afterBody.length && build(c).newL.at(-1) !== '' && !(fileSplit.at(-2)?.[0] === '' && c.kind === 'delete') && /\n$/.test(afterBody) !== hadFinal) fail('final newline presence changed');
+        if (
+          afterBody.length &&
+          build(c).newL.at(-1) !== '' &&
+          !(fileSplit.at(-2)?.[0] === '' && c.kind === 'delete') &&
+          /\n$/.test(afterBody) !== hadFinal
+        )
+          fail('final newline presence changed');
         // line-level expectation (only for an unambiguous alignment: the edited old line's key differs from its neighbours)
         if (sel.length !== 1 || oldLines.length !== oldL.length) return;
         const nl = build(c).newL;
@@ -136,37 +173,56 @@ describe('rt31 edit_file line-wise cascade vs brute-force reference', () => {
         if (c.kind === 'insert' && (kk(k - 1) === 'INSERTED' || kk(k) === 'INSERTED')) return;
         const s0 = sel[0]!;
         // deleting the last line after an empty one: "x\n" + "" is the same text either way
-        if (c.kind === 'delete' && fileSplit.at(-1)![1] === '' && s0 + k === fileSplit.length - 1 && fileSplit.at(-2)?.[0] === '') return;
+        if (
+          c.kind === 'delete' &&
+          fileSplit.at(-1)![1] === '' &&
+          s0 + k === fileSplit.length - 1 &&
+          fileSplit.at(-2)?.[0] === ''
+        )
+          return;
         const got = splitLines(afterBody);
         const exp = fileSplit.map(([l, e]) => [l, e] as [string, string]);
         const at = s0 + k;
         if (c.kind === 'insert') {
-          if (got.length !== exp.length + 1) return void fail(`insert: ${got.length} lines want ${exp.length + 1}`);
+          if (got.length !== exp.length + 1)
+            return void fail(`insert: ${got.length} lines want ${exp.length + 1}`);
           const [gl, ge] = got[at]!;
-          if (gl.trim() !== 'INSERTED' || /[^ \t]/.test(gl.slice(0, gl.indexOf('INSERTED')))) fail(`inserted line ${JSON.stringify(gl)}`);
+          if (gl.trim() !== 'INSERTED' || /[^ \t]/.test(gl.slice(0, gl.indexOf('INSERTED'))))
+            fail(`inserted line ${JSON.stringify(gl)}`);
           const rest = got.filter((_, i) => i !== at);
           for (let i = 0; i < exp.length; i++) {
             const last = i === exp.length - 1;
-            const okLine = rest[i]![0] === exp[i]![0] && (rest[i]![1] === exp[i]![1] || (last && at === exp.length && exp[i]![1] === ''));
-            if (!okLine) fail(`insert: line ${i + 1} ${JSON.stringify(rest[i])} want ${JSON.stringify(exp[i])}`);
+            const okLine =
+              rest[i]![0] === exp[i]![0] &&
+              (rest[i]![1] === exp[i]![1] || (last && at === exp.length && exp[i]![1] === ''));
+            if (!okLine)
+              fail(`insert: line ${i + 1} ${JSON.stringify(rest[i])} want ${JSON.stringify(exp[i])}`);
           }
-          if (c.eolMode !== 'mixed' && ge !== '' && ge !== (c.eolMode === 'lf' ? '\n' : '\r\n')) fail(`inserted eol ${JSON.stringify(ge)}`);
+          if (c.eolMode !== 'mixed' && ge !== '' && ge !== (c.eolMode === 'lf' ? '\n' : '\r\n'))
+            fail(`inserted eol ${JSON.stringify(ge)}`);
         } else if (c.kind === 'replace') {
           if (got.length !== exp.length) return void fail(`replace: ${got.length} lines want ${exp.length}`);
           for (let i = 0; i < exp.length; i++) {
             if (i === at) {
               if (got[i]![0].trim() !== 'CHANGED') fail(`changed line ${JSON.stringify(got[i])}`);
-              if (got[i]![1] !== exp[i]![1]) (c.eolMode === 'mixed' ? mixedEol : failures).push(`changed line lost its eol ${JSON.stringify(got[i])} want ${JSON.stringify(exp[i])}`);
+              if (got[i]![1] !== exp[i]![1])
+                (c.eolMode === 'mixed' ? mixedEol : failures).push(
+                  `changed line lost its eol ${JSON.stringify(got[i])} want ${JSON.stringify(exp[i])}`,
+                );
             } else if (got[i]![0] !== exp[i]![0] || got[i]![1] !== exp[i]![1])
               fail(`replace: line ${i + 1} ${JSON.stringify(got[i])} want ${JSON.stringify(exp[i])}`);
           }
         } else {
-          if (got.length !== exp.length - 1) return void fail(`delete: ${got.length} lines want ${exp.length - 1}`);
+          if (got.length !== exp.length - 1)
+            return void fail(`delete: ${got.length} lines want ${exp.length - 1}`);
           const rest = exp.filter((_, i) => i !== at);
           for (let i = 0; i < rest.length; i++) {
             const last = i === rest.length - 1;
-            const okLine = got[i]![0] === rest[i]![0] && (got[i]![1] === rest[i]![1] || (last && at === exp.length - 1 && got[i]![1] === ''));
-            if (!okLine) fail(`delete: line ${i + 1} ${JSON.stringify(got[i])} want ${JSON.stringify(rest[i])}`);
+            const okLine =
+              got[i]![0] === rest[i]![0] &&
+              (got[i]![1] === rest[i]![1] || (last && at === exp.length - 1 && got[i]![1] === ''));
+            if (!okLine)
+              fail(`delete: line ${i + 1} ${JSON.stringify(got[i])} want ${JSON.stringify(rest[i])}`);
           }
         }
       }),

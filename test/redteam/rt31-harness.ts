@@ -33,7 +33,9 @@ export async function runTool(
   const dir = mkdir();
   const file = opts.file ?? 'f.txt';
   fs.writeFileSync(path.join(dir, file), before);
-  const toolset = new FileSystemToolset(Sandbox.fromDirectory(dir, { mode: 'rw', writeApproval: !!opts.gated }));
+  const toolset = new FileSystemToolset(
+    Sandbox.fromDirectory(dir, { mode: 'rw', writeApproval: !!opts.gated }),
+  );
   const t = opts.gated ? new ApprovalToolset(toolset, { approve: () => ({ approved: true }) }) : toolset;
   const outcome = (await t.callTool(tool, { path: `/${file}`, ...args })) as Out['outcome'];
   const afterBytes = fs.readFileSync(path.join(dir, file));
@@ -51,8 +53,7 @@ export function splitLines(body: string): Array<[string, string]> {
   const out: Array<[string, string]> = [];
   const re = /\r?\n/g;
   let last = 0;
-  let m: RegExpExecArray | null;
-  while ((m = re.exec(body))) {
+  for (let m = re.exec(body); m; m = re.exec(body)) {
     out.push([body.slice(last, m.index), m[0]]);
     last = m.index + m[0].length;
   }
@@ -73,7 +74,9 @@ export const LEVELS: Level[] = ['trailing_whitespace', 'indentation', 'unicode']
 export function key(level: Level, s: string): string {
   if (level === 'trailing_whitespace') return s.replace(/[ \t]+$/, '');
   if (level === 'indentation') return s.replace(/^[ \t]+/, '').replace(/[ \t]+$/, '');
-  return fold(s).replace(/^[ \t]+/, '').replace(/[ \t]+$/, '');
+  return fold(s)
+    .replace(/^[ \t]+/, '')
+    .replace(/[ \t]+$/, '');
 }
 
 /** Brute force: slide a window; first level with any match; all (overlapping) window starts (0-based). */
@@ -82,7 +85,8 @@ export function refMatch(fileLines: string[], oldLines: string[]): { level: Leve
     const starts: number[] = [];
     for (let i = 0; i + oldLines.length <= fileLines.length; i++) {
       let ok = true;
-      for (let j = 0; j < oldLines.length && ok; j++) ok = key(level, fileLines[i + j]!) === key(level, oldLines[j]!);
+      for (let j = 0; j < oldLines.length && ok; j++)
+        ok = key(level, fileLines[i + j]!) === key(level, oldLines[j]!);
       if (ok) starts.push(i);
     }
     if (starts.length) return { level, starts };

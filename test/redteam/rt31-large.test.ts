@@ -37,7 +37,20 @@ describe('rt31 edit_file on large files', () => {
 
     it(`${n} lines: ambiguity across the whole file lists true line numbers, changes nothing`, async () => {
       const mid = Math.floor(n / 2) + 1;
-      const lines = big(n, eol, { 0: 'dup();', 1: 'tail', [mid]: 'dup(); ', [mid + 1]: 'tail', [n - 2]: '  dup();', [n - 1]: 'tail ' }, finalNl, bom);
+      const lines = big(
+        n,
+        eol,
+        {
+          0: 'dup();',
+          1: 'tail',
+          [mid]: 'dup(); ',
+          [mid + 1]: 'tail',
+          [n - 2]: '  dup();',
+          [n - 1]: 'tail ',
+        },
+        finalNl,
+        bom,
+      );
       const text = join(lines, eol, finalNl, bom);
       const r = await runTool(text, 'edit_file', { old_string: 'dup();\t\ntail', new_string: 'x' });
       expect(r.outcome.ok).toBe(false);
@@ -60,7 +73,15 @@ describe('rt31 edit_file on large files', () => {
     expect(r.outcome.ok, JSON.stringify(r.outcome.error)).toBe(true);
     expect(r.outcome.data.match_level).toBe('trailing_whitespace');
     expect(r.outcome.data.replacements_made).toBe(20_000);
-    expect(r.after === join(lines.map((l) => (l === '  }' ? '  ]' : l)), '\r\n', false, false)).toBe(true);
+    expect(
+      r.after ===
+        join(
+          lines.map((l) => (l === '  }' ? '  ]' : l)),
+          '\r\n',
+          false,
+          false,
+        ),
+    ).toBe(true);
     expect(ms).toBeLessThan(5_000);
   }, 300_000);
 });

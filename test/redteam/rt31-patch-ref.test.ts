@@ -10,9 +10,27 @@ import { cleanupAll, refMatch, runTool, splitLines } from './rt31-harness.js';
 
 afterEach(cleanupAll);
 const sha = (s: string) => crypto.createHash('sha256').update(s).digest('hex');
-const ATOMS = ['}', '', '  }', '\t}', '} ', 'a', 'a ', '  a', 'ab', "x='q'", 'x=‘q’', 'a-b', 'a–b', 'f(1);', '  f(1);'];
+const ATOMS = [
+  '}',
+  '',
+  '  }',
+  '\t}',
+  '} ',
+  'a',
+  'a ',
+  '  a',
+  'ab',
+  "x='q'",
+  'x=‘q’',
+  'a-b',
+  'a–b',
+  'f(1);',
+  '  f(1);',
+];
 const perturb = (l: string, how: number) =>
-  [l, l.replace(/[ \t]+$/, ''), `${l} `, l.trim(), `  ${l.trim()}`, l.replace(/'/g, '’').replace(/-/g, '—')][how]!;
+  [l, l.replace(/[ \t]+$/, ''), `${l} `, l.trim(), `  ${l.trim()}`, l.replace(/'/g, '’').replace(/-/g, '—')][
+    how
+  ]!;
 
 describe('rt31 patch_file vs brute-force reference', () => {
   it('one drifted hunk', async () => {
@@ -54,12 +72,16 @@ describe('rt31 patch_file vs brute-force reference', () => {
           const o = r.outcome;
           const tag = `${JSON.stringify(text)} diff=${JSON.stringify(hunk)} → ${o.ok ? 'ok' : `${o.error.code}/${o.error.details?.reason}`} after=${JSON.stringify(r.after)}`;
           if (starts.length !== 1) {
-            if (o.ok) failures.push(`applied though reference has ${starts.length} spots (${starts.map((x) => x + 1)}) :: ${tag}`);
+            if (o.ok)
+              failures.push(
+                `applied though reference has ${starts.length} spots (${starts.map((x) => x + 1)}) :: ${tag}`,
+              );
             else if (r.after !== text) failures.push(`changed on failure :: ${tag}`);
             return;
           }
           if (!o.ok) {
-            if (o.error.details?.reason !== 'unclear_change') failures.push(`refused a unique spot (line ${starts[0]! + 1}) :: ${tag}`);
+            if (o.error.details?.reason !== 'unclear_change')
+              failures.push(`refused a unique spot (line ${starts[0]! + 1}) :: ${tag}`);
             return;
           }
           const at = starts[0]! + j;
@@ -68,9 +90,12 @@ describe('rt31 patch_file vs brute-force reference', () => {
           if (got.length !== split.length) return void failures.push(`line count :: ${tag}`);
           for (let i = 0; i < split.length; i++) {
             if (i === at) {
-              if (got[i]![0].trim() !== 'CHANGED' || got[i]![1] !== split[i]![1]) failures.push(`changed line ${JSON.stringify(got[i])} :: ${tag}`);
+              if (got[i]![0].trim() !== 'CHANGED' || got[i]![1] !== split[i]![1])
+                failures.push(`changed line ${JSON.stringify(got[i])} :: ${tag}`);
             } else if (got[i]![0] !== split[i]![0] || got[i]![1] !== split[i]![1])
-              failures.push(`line ${i + 1} ${JSON.stringify(got[i])} want ${JSON.stringify(split[i])} :: ${tag}`);
+              failures.push(
+                `line ${i + 1} ${JSON.stringify(got[i])} want ${JSON.stringify(split[i])} :: ${tag}`,
+              );
           }
         },
       ),

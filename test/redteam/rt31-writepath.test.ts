@@ -25,7 +25,10 @@ const edits: Array<[string, (p: string, text: string) => Record<string, unknown>
   ['edit_file', (p) => ({ path: p, old_string: 'two', new_string: 'TWO' })],
   ['edit_file fuzzy', (p) => ({ path: p, old_string: 'one \ntwo', new_string: 'one\nTWO' })],
   ['write_file', (p) => ({ path: p, content: 'one\r\nTWO\r\nthree\r\n' })],
-  ['patch_file', (p, text) => ({ path: p, base_sha256: sha(text), unified_diff: '@@ -1,2 +1,2 @@\n one\n-two\n+TWO\n' })],
+  [
+    'patch_file',
+    (p, text) => ({ path: p, base_sha256: sha(text), unified_diff: '@@ -1,2 +1,2 @@\n one\n-two\n+TWO\n' }),
+  ],
 ];
 const toolOf = (label: string) => label.split(' ')[0]!;
 const TEXT = 'one\r\ntwo\r\nthree\r\n';
@@ -48,7 +51,8 @@ describe('rt31 write path: links, mode, failures', () => {
         expect(fs.lstatSync(path.join(root, 'dl')).isSymbolicLink()).toBe(true);
         expect(fs.readFileSync(path.join(root, 'd/real.txt'), 'utf8')).toBe(WANT);
         expect(fs.statSync(path.join(root, 'd/real.txt')).mode & 0o7777).toBe(0o751);
-        if (out.data.sha256) expect(out.data.sha256).toBe(sha(fs.readFileSync(path.join(root, 'd/real.txt'))));
+        if (out.data.sha256)
+          expect(out.data.sha256).toBe(sha(fs.readFileSync(path.join(root, 'd/real.txt'))));
         expect(fs.readdirSync(path.join(root, 'd'))).toEqual(['real.txt']);
       }
     });
@@ -104,8 +108,13 @@ describe('rt31 write path: links, mode, failures', () => {
       fs.writeFileSync(f, TEXT);
       fs.chmodSync(f, mode);
       const r: any = await ts.callTool('read_file', { path: '/f.txt', hashes: true });
-      const anchor = String(r.data?.content ?? '').split('\n')[1]?.split('|')[0];
-      const out: any = await ts.callTool('edit_lines', { path: '/f.txt', operations: [{ op: 'replace_line', hash: anchor, content: 'TWO' }] });
+      const anchor = String(r.data?.content ?? '')
+        .split('\n')[1]
+        ?.split('|')[0];
+      const out: any = await ts.callTool('edit_lines', {
+        path: '/f.txt',
+        operations: [{ op: 'replace_line', hash: anchor, content: 'TWO' }],
+      });
       got.edit_lines = `${out.ok ? 'ok' : out.error.code} ${(fs.statSync(f).mode & 0o7777).toString(8)}`;
       const want = `ok ${mode.toString(8)}`;
       expect(got).toEqual(Object.fromEntries(Object.keys(got).map((k) => [k, want])));
@@ -125,18 +134,38 @@ describe('rt31 write path: links, mode, failures', () => {
       ['edit_file', { path: '/f.txt', old_string: '}', new_string: ']' }, 'edit_not_unique'],
       ['edit_file', { path: '/f.txt', old_string: '} \n', new_string: ']\n' }, 'edit_not_unique'],
       ['edit_file', { path: '/f.txt', old_string: 'nothere', new_string: 'x' }, 'edit_not_found'],
-      ['edit_file', { path: '/f.txt', old_string: 'end', new_string: 'END', base_sha256: 'ab'.repeat(32) }, 'state_mismatch'],
+      [
+        'edit_file',
+        { path: '/f.txt', old_string: 'end', new_string: 'END', base_sha256: 'ab'.repeat(32) },
+        'state_mismatch',
+      ],
       ['edit_file', { path: '/f.txt', old_string: 'end', new_string: 'end' }, 'invalid_argument'],
       ['edit_file', { path: '/f.txt', old_string: 'end', new_string: 'E\uD800' }, 'invalid_argument'],
       ['write_file', { path: '/f.txt', content: 'x', base_sha256: 'ab'.repeat(32) }, 'state_mismatch'],
-      ['patch_file', { path: '/f.txt', base_sha256: sha(text), unified_diff: '@@ -1,1 +1,1 @@\n-}\n+]\n' }, 'invalid_diff'],
-      ['patch_file', { path: '/f.txt', base_sha256: sha(text), unified_diff: '@@ -1,2 +1,2 @@\n-nope\n+x\n' }, 'invalid_diff'],
       [
         'patch_file',
-        { path: '/f.txt', base_sha256: sha(text), unified_diff: '@@ -5,1 +5,1 @@\n-end\n+END\n@@ -9,1 +9,1 @@\n-zzz\n+y\n' },
+        { path: '/f.txt', base_sha256: sha(text), unified_diff: '@@ -1,1 +1,1 @@\n-}\n+]\n' },
         'invalid_diff',
       ],
-      ['edit_lines', { path: '/f.txt', operations: [{ op: 'replace_line', hash: '1#abcdef', content: 'x' }] }, 'anchor_stale'],
+      [
+        'patch_file',
+        { path: '/f.txt', base_sha256: sha(text), unified_diff: '@@ -1,2 +1,2 @@\n-nope\n+x\n' },
+        'invalid_diff',
+      ],
+      [
+        'patch_file',
+        {
+          path: '/f.txt',
+          base_sha256: sha(text),
+          unified_diff: '@@ -5,1 +5,1 @@\n-end\n+END\n@@ -9,1 +9,1 @@\n-zzz\n+y\n',
+        },
+        'invalid_diff',
+      ],
+      [
+        'edit_lines',
+        { path: '/f.txt', operations: [{ op: 'replace_line', hash: '1#abcdef', content: 'x' }] },
+        'anchor_stale',
+      ],
     ];
     for (const [tool, a, code] of calls) {
       const out: any = await ts.callTool(tool, a);

@@ -46,7 +46,11 @@ for (let i = 0; i < n; i++) {
     let out: any;
     if (tool === 'edit') {
       // the file's line has a tab indent and trailing spaces: a line-wise (fuzzy) match
-      out = await ts.callTool('edit_file', { path: '/f.txt', old_string: `${tag}=${i};\n`, new_string: `${tag}=${i + 1};\n` });
+      out = await ts.callTool('edit_file', {
+        path: '/f.txt',
+        old_string: `${tag}=${i};\n`,
+        new_string: `${tag}=${i + 1};\n`,
+      });
     } else if (tool === 'patch') {
       const r: any = await ts.callTool('read_file', { path: '/f.txt', limit: 50 });
       out = await ts.callTool('patch_file', {

@@ -23,8 +23,12 @@ function start(root: string, tag: string, n: number, tool: string) {
   started.push(child);
   let out = '';
   let err = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (err += d));
+  child.stdout!.on('data', (d) => {
+    out += d;
+  });
+  child.stderr!.on('data', (d) => {
+    err += d;
+  });
   return new Promise<any>((resolve) =>
     child.on('close', (exit) => {
       try {
@@ -75,7 +79,11 @@ describe('rt31 cross-process writers + readers on one file', () => {
     );
     const outs = await Promise.all(
       Array.from({ length: K }, (_, i) =>
-        sets[i % 3]!.callTool('edit_file', { path: i % 2 ? '/f.txt' : '/./f.txt', old_string: `v${i} = 0;\n`, new_string: `v${i} = 1;\n` }),
+        sets[i % 3]!.callTool('edit_file', {
+          path: i % 2 ? '/f.txt' : '/./f.txt',
+          old_string: `v${i} = 0;\n`,
+          new_string: `v${i} = 1;\n`,
+        }),
       ),
     );
     expect(outs.filter((o: any) => !o.ok).map((o: any) => o.error.code)).toEqual([]);
