@@ -3,13 +3,25 @@ import path from 'node:path';
 import { assertFdInside, errnoOf } from './containment.js';
 import { openDirectoryInside } from './dir-handle.js';
 import { assertBound, assertBoundParent, type EntryBinding, lstatEntry } from './entry-binding.js';
-import { closeFd, SYNC_DATA_MAX, syncFd, syncFdAfter, type WriteData, writeFdHashed } from './fd-io.js';
+import { closeFd, SYNC_DATA_MAX, syncFd, syncFdNow, type WriteData, writeFdHashed } from './fd-io.js';
 import { FsError } from './fs-error.js';
 import { isOwnEntry, type OwnFile, tempReplaced } from './own-entry.js';
 import { sweepStaleTempFiles } from './stale-temp-files.js';
 import { tempFileName } from './temp-name.js';
 
 export { isTempFileName } from './temp-name.js';
+
+interface AtomicWriteOptions {
+  mode?: number;
+  createParents?: boolean;
+  displayPath: string;
+  bound?: EntryBinding;
+  /** CPU work of the caller's, run while the file's fsync waits for the disk. */
+  whileSyncing?: () => void;
+}
+
+/** Atomic writes of this process under way: a small write alone syncs on this thread. */
+let writesUnderWay = 0;
 
 /**
  * Writes `data` to `hostPath` atomically: a temp file in the same directory
@@ -23,14 +35,21 @@ export async function writeFileAtomic(
   hostPath: string,
   realRoot: string,
   data: WriteData,
-  options: {
-    mode?: number;
-    createParents?: boolean;
-    displayPath: string;
-    bound?: EntryBinding;
-    /** CPU work of the caller's, run while the file's fsync waits for the disk. */
-    whileSyncing?: () => void;
-  },
+  options: AtomicWriteOptions,
+): Promise<{ created: boolean; bytes: number; sha256: string }> {
+  writesUnderWay++;
+  try {
+    return await writeOnce(hostPath, realRoot, data, options);
+  } finally {
+    writesUnderWay--;
+  }
+}
+
+async function writeOnce(
+  hostPath: string,
+  realRoot: string,
+  data: WriteData,
+  options: AtomicWriteOptions,
 ): Promise<{ created: boolean; bytes: number; sha256: string }> {
   const { displayPath, bound } = options;
   const name = path.basename(hostPath);
@@ -59,7 +78,8 @@ export async function writeFileAtomic(
     const written = await writeFdHashed(fd, data);
     // explicit chmod: the umask must not change the file's mode
     fs.fchmodSync(fd, mode);
-    const sha256 = await syncWith(fd, written.bytes, () => {
+    const now = written.bytes <= SYNC_DATA_MAX && writesUnderWay === 1;
+    const sha256 = await syncWith(fd, now, () => {
       const digest = written.sha256();
       options.whileSyncing?.();
       return digest;
@@ -79,7 +99,7 @@ export async function writeFileAtomic(
       throw tempReplaced(displayPath, 'what the other process put there is now at that path');
     closeFd(fd);
     fd = undefined;
-    await dir.sync(written.bytes);
+    await dir.sync(now);
     // Temp files of writers killed mid-write (kill -9, power loss) are removed here, best effort.
     await sweepStaleTempFiles(dir).catch(() => undefined);
     return { created: existing === undefined, bytes: written.bytes, sha256 };
@@ -100,14 +120,14 @@ export async function writeFileAtomic(
 }
 
 /**
- * fsync of `fd` after `bytes` were written, with `work` of the caller's: a small write is
- * synced on this thread, then `work` runs; a big one is synced on the thread pool while
- * `work` runs here, then waited for, whatever `work` did (a descriptor must not be
- * closed under a running fsync).
+ * fsync of `fd`, with `work` of the caller's. `now` (a small write, alone): synced on this
+ * thread (see syncFdNow), then `work` runs. Else synced on the thread pool while `work`
+ * runs here, then waited for, whatever `work` did (a descriptor must not be closed under
+ * a running fsync).
  */
-async function syncWith<T>(fd: number, bytes: number, work: () => T): Promise<T> {
-  if (bytes <= SYNC_DATA_MAX) {
-    await syncFdAfter(fd, bytes);
+async function syncWith<T>(fd: number, now: boolean, work: () => T): Promise<T> {
+  if (now) {
+    syncFdNow(fd);
     return work();
   }
   const syncing = syncFd(fd);

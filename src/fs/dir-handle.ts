@@ -2,7 +2,7 @@ import fs, { constants } from 'node:fs';
 import path from 'node:path';
 import { isInsideRoot } from '../sandbox/real-path.js';
 import { errnoOf, realPathOfFd } from './containment.js';
-import { closeFd, syncFdAfter } from './fd-io.js';
+import { closeFd, syncFd, syncFdNow } from './fd-io.js';
 import { FsError } from './fs-error.js';
 
 const USE_PROC = process.platform === 'linux';
@@ -111,10 +111,11 @@ export class DirHandle {
     return fs.promises.readdir(USE_PROC ? `/proc/self/fd/${this.fd}` : this.realPath);
   }
 
-  /** fsync of the directory, after a write of `bytes` (see syncFdAfter: a small one's is synchronous). */
-  async sync(bytes = Number.POSITIVE_INFINITY): Promise<void> {
+  /** fsync of the directory; `now`: on this thread (see syncFdNow). */
+  async sync(now = false): Promise<void> {
     try {
-      await syncFdAfter(this.fd, bytes);
+      if (now) syncFdNow(this.fd);
+      else await syncFd(this.fd);
     } catch {
       // unsupported on some file systems; data is synced already
     }

@@ -130,13 +130,12 @@ export function syncFd(fd: number): Promise<void> {
 }
 
 /**
- * fsync after writing `bytes`: on this thread when they are few (SYNC_DATA_MAX), since
- * handing a short fsync to the thread pool and back costs more than the fsync (two
- * thread wake-ups, 100–200 µs on a small VM); off it for more, which may wait longer.
+ * fsync on this thread. For a small write that runs alone it costs less than handing
+ * the fsync to the thread pool and back (two thread wake-ups, 100–200 µs on a small VM);
+ * writes running side by side keep using the pool, where their fsyncs overlap.
  */
-export async function syncFdAfter(fd: number, bytes: number): Promise<void> {
-  if (bytes <= SYNC_DATA_MAX) fs.fsyncSync(fd);
-  else await fsyncAsync(fd);
+export function syncFdNow(fd: number): void {
+  fs.fsyncSync(fd);
 }
 
 /** Closes a descriptor, ignoring errors (it may be closed already on a failure path). */
