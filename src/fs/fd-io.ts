@@ -10,7 +10,7 @@ import { textSlices } from '../text/text-slices.js';
  * few microseconds, while a thread-pool round trip costs 40–100 µs, and a tool
  * call makes about fifteen of them, so going async made a 10k-line edit twice
  * as slow as the edit itself. Moving data stays asynchronous above
- * SYNC_DATA_MAX, and so does the fsync after that much (see syncFdAfter), so a
+ * SYNC_DATA_MAX, and so does the fsync after that much (see syncFdNow), so a
  * big file never holds the event loop for long.
  */
 export const SYNC_DATA_MAX = 1 << 20;
