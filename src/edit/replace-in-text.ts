@@ -243,7 +243,7 @@ function replaceFuzzy(
   const chosen: BlockMatch[] = [];
   for (const m of found.matches) if (chosen.length === 0 || m.start >= chosen.at(-1)!.end) chosen.push(m);
   const region = { table, offset: 0, firstLine: 0 };
-  return replaceBlocks(body, region, restore, bom, chosen, request, found.level, eol);
+  return replaceBlocks(body, region, restore, bom, chosen, needle, request, found.level, eol);
 }
 
 const FUZZY_LEVELS = ['trailing_whitespace', 'indentation', 'unicode'] as const;
@@ -280,7 +280,7 @@ function replaceSpans(
     start: line - 1 - firstLine,
     end: line - 1 - firstLine + needle.length,
   }));
-  return replaceBlocks(body, { table, offset, firstLine }, restore, bom, blocks, request, level, eol);
+  return replaceBlocks(body, { table, offset, firstLine }, restore, bom, blocks, needle, request, level, eol);
 }
 
 /** A request string as lines (LF; a final newline ends the last line rather than adding one). */
@@ -299,12 +299,13 @@ function replaceBlocks(
   restore: (b: string) => string,
   bom: number,
   blocks: readonly BlockMatch[],
+  /** The request's old lines (requestLines of oldString, split once by the caller). */
+  needle: readonly string[],
   request: ReplaceRequest,
   level: MatchLevel,
   eol: '\n' | '\r\n',
 ): ReplaceResult {
   const { table } = region;
-  const needle = requestLines(request.oldString);
   const replacement = request.newString === '' ? [] : requestLines(request.newString);
   // One line before the first block: deleting the last lines may move the "no final newline" onto it.
   const from = Math.max(0, blocks[0]!.start - 1);
