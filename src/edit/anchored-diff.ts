@@ -134,7 +134,13 @@ function lineIds(
  * marked `coarse`; the rest stays exact. Stretches that share almost no line are
  * shown as one replacement too (that is what they are), without the search.
  */
-export function anchoredDiff(a: LinesWithEnds, b: LinesWithEnds, timeBudgetMs: number): AnchoredDiff {
+export function anchoredDiff(
+  a: LinesWithEnds,
+  b: LinesWithEnds,
+  timeBudgetMs: number,
+  /** Lines at the start and end known equal and kept as they are (the change lies between). */
+  fixed: { head: number; tail: number } = { head: 0, tail: 0 },
+): AnchoredDiff {
   const runs: Run[] = [];
   const emit = (kind: Run['kind'], count: number) => {
     if (count <= 0) return;
@@ -146,8 +152,11 @@ export function anchoredDiff(a: LinesWithEnds, b: LinesWithEnds, timeBudgetMs: n
   let coarse = false;
   // Equal lines at the ends are compared in place first: an insertion or a small
   // change then costs nothing for the lines around it.
-  const head = sharedLines(a, b, 0, 0, Math.min(a.count, b.count), 1);
-  const tail = sharedLines(a, b, a.count - 1, b.count - 1, Math.min(a.count, b.count) - head, -1);
+  const room = Math.min(a.count, b.count) - fixed.head - fixed.tail;
+  const head = fixed.head + sharedLines(a, b, fixed.head, fixed.head, room, 1);
+  const tail =
+    fixed.tail +
+    sharedLines(a, b, a.count - 1 - fixed.tail, b.count - 1 - fixed.tail, room - (head - fixed.head), -1);
   emit('=', head);
   if (head + tail === a.count || head + tail === b.count) {
     // One side is only shared lines: the rest of the other side was inserted or removed.

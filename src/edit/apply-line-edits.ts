@@ -1,4 +1,5 @@
 import type { ErrorCode } from '../contract/errors.js';
+import type { KnownShared } from './bounded-diff.js';
 import { type LineEditOp, parseAnchor } from './line-edit-ops.js';
 import { lineHash } from './line-hash.js';
 import { LineTable } from './line-table.js';
@@ -32,6 +33,8 @@ export type LineEditsResult =
       newText: string;
       /** newText as the text with its middle replaced (for writing the unchanged ends as they are). */
       splice: TextSplice;
+      /** Where the operations changed the text (lines outside their splices are untouched). */
+      unchanged: KnownShared;
       opsApplied: number;
       linesBefore: number;
       linesAfter: number;
@@ -295,6 +298,11 @@ export function applyLineEdits(
       head: text.length - body.length + table.offset(from),
       middle: edited,
       tail: body.length - table.offset(to),
+    },
+    unchanged: {
+      head: text.length - body.length + table.offset(first),
+      tail: body.length - table.offset(sorted.at(-1)!.end),
+      headLines: first,
     },
     opsApplied: ops.length,
     linesBefore,

@@ -37,28 +37,55 @@ function commonSuffix(a: string, b: string, max: number, known: number): number 
 }
 
 /**
- * Characters at the start and end that both texts share, cut back to whole lines and
- * kept `context` lines away from the change (those lines belong in the diff).
+ * Where the two texts differ, cut to whole lines: `head` and `tail` are the
+ * characters kept out of the diff (`context` lines away from the change), and
+ * `fixedHead` / `fixedTail` the whole lines between those cuts and the change,
+ * equal on both sides. A caller's KnownShared bounds the change: the shared
+ * prefix never runs past its tail, nor the suffix past its head, so an inserted
+ * line equal to its neighbours is shown where the edit put it.
  */
 function sharedEnds(
   a: string,
   b: string,
   context: number,
   known: KnownShared,
-): { head: number; tail: number; lineOffset: number } {
-  const max = Math.min(a.length, b.length);
-  const i = commonPrefix(a, b, max, known.head);
-  const j = commonSuffix(a, b, max - i, known.tail);
-  // Head: back to a line start, then `context` more lines back.
-  // (lastIndexOf with a negative position still looks at index 0: guard the file's start.)
-  let head = i === 0 ? 0 : a.lastIndexOf('\n', i - 1) + 1;
-  for (let k = 0; k < context && head > 0; k++) head = head <= 1 ? 0 : a.lastIndexOf('\n', head - 2) + 1;
-  // Tail: forward past the end of the changed line, then `context` more lines.
-  let tailStart = a.indexOf('\n', a.length - j - 1);
-  for (let k = 0; k < context && tailStart !== -1; k++) tailStart = a.indexOf('\n', tailStart + 1);
-  const tail = tailStart === -1 ? 0 : a.length - (tailStart + 1);
-  // The tail must also end on a line boundary in b (it does: it is the same suffix).
-  const safeTail = tail > 0 && b.length - tail > head ? tail : 0;
+): { head: number; tail: number; lineOffset: number; fixedHead: number; fixedTail: number } {
+  const bound = Math.max(0, Math.min(a.length, b.length) - known.tail);
+  const i = commonPrefix(a, b, bound, known.head);
+  const j = commonSuffix(a, b, Math.min(a.length, b.length) - i, known.tail);
+  // The changed lines: from the start of the line where they differ ...
+  const changeStart = i === 0 ? 0 : a.lastIndexOf('\n', i - 1) + 1;
+  // ... to the first place in the shared suffix where both texts start a line.
+  const suffixStart = a.length - j;
+  const startsLine = (t: string, at: number) => at === 0 || t.charCodeAt(at - 1) === 10;
+  const newline = a.indexOf('\n', suffixStart);
+  const changeEnd =
+    startsLine(a, suffixStart) && startsLine(b, b.length - j)
+      ? suffixStart
+      : newline === -1
+        ? a.length
+        : newline + 1;
+  let head = changeStart;
+  let fixedHead = 0;
+  for (; fixedHead < context && head > 0; fixedHead++)
+    head = head <= 1 ? 0 : a.lastIndexOf('\n', head - 2) + 1;
+  let tailStart = changeEnd;
+  let fixedTail = 0;
+  for (; fixedTail < context && tailStart < a.length; fixedTail++) {
+    const next = a.indexOf('\n', tailStart);
+    tailStart = next === -1 ? a.length : next + 1;
+  }
+  const tail = a.length - tailStart;
+  if (head <= 1024 && tail <= 1024) {
+    // Not worth slicing: the whole texts are diffed, with every line outside the change fixed.
+    return {
+      head: 0,
+      tail: 0,
+      lineOffset: 0,
+      fixedHead: newlinesIn(a, 0, changeStart),
+      fixedTail: linesFrom(a, changeEnd),
+    };
+  }
   // Lines before the cut: from the caller's count where given (only the few lines between its
   // head and this one are counted), else counted from the start.
   const lineOffset =
@@ -66,9 +93,13 @@ function sharedEnds(
       ? known.headLines +
         (head >= known.head ? newlinesIn(a, known.head, head) : -newlinesIn(a, head, known.head))
       : newlinesIn(a, 0, head);
-  return head > 1024 || safeTail > 1024
-    ? { head, tail: safeTail, lineOffset }
-    : { head: 0, tail: 0, lineOffset: 0 };
+  return { head, tail, lineOffset, fixedHead, fixedTail };
+}
+
+/** Lines (the last one may be unterminated) from `from` to the end of `text`. */
+function linesFrom(text: string, from: number): number {
+  if (from >= text.length) return 0;
+  return newlinesIn(text, from, text.length) + (text.charCodeAt(text.length - 1) === 10 ? 0 : 1);
 }
 
 function newlinesIn(text: string, from: number, to: number): number {
@@ -87,15 +118,39 @@ export function shiftHunkHeaders(unifiedDiff: string, lines: number): string {
 }
 
 /**
- * Characters a caller already knows both texts share at the start and at the end
- * (an edit knows where it changed the text): those are not compared again. A hint
- * only saves work; the diff is the same with or without it.
+ * Characters a caller knows both texts share at the start and at the end (an edit
+ * knows where it changed the text): those are not compared again, and the diff
+ * shows the change between them. Without it, a line inserted beside equal lines
+ * may be shown anywhere along them; with it, it is shown where the edit put it.
  */
 export interface KnownShared {
   head: number;
   tail: number;
   /** Newlines in the first `head` characters, when the caller knows it (an edit knows its line). */
   headLines?: number;
+}
+
+/**
+ * A caller's guess of where it changed the text, checked: `window` is known
+ * shared (the text outside a splice's middle is copied), and the part of the
+ * window the guess adds is compared here (a few lines, never the file). A guess
+ * that does not hold falls back to the window.
+ */
+export function checkedShared(
+  oldText: string,
+  newText: string,
+  window: { head: number; tail: number },
+  guess: KnownShared,
+): KnownShared {
+  const room = Math.min(oldText.length, newText.length);
+  const holds =
+    guess.head >= window.head &&
+    guess.tail >= window.tail &&
+    guess.head + guess.tail <= room &&
+    oldText.slice(window.head, guess.head) === newText.slice(window.head, guess.head) &&
+    oldText.slice(oldText.length - guess.tail, oldText.length - window.tail) ===
+      newText.slice(newText.length - guess.tail, newText.length - window.tail);
+  return holds ? guess : { head: window.head, tail: window.tail };
 }
 
 /** Counts `+` and `-` lines of a unified diff (headers excluded). */
@@ -139,27 +194,17 @@ export function boundedUnifiedDiff(
   // Large files differ in a small region: cut the shared head and tail by string comparison
   // first, so only the changed middle (plus context) is ever split into lines.
   const cut = sharedEnds(oldText, newText, context, options.known ?? { head: 0, tail: 0 });
-  if (cut.head > 0 || cut.tail > 0) {
-    return boundedUnifiedDiff(
-      oldText.slice(cut.head, oldText.length - cut.tail),
-      newText.slice(cut.head, newText.length - cut.tail),
-      {
-        oldPath: options.oldPath,
-        newPath: options.newPath,
-        context,
-        firstLine: (options.firstLine ?? 0) + cut.lineOffset,
-        ...timeBudget(options),
-        ...(options.shownPerRun === undefined ? {} : { shownPerRun: options.shownPerRun }),
-      },
-    );
-  }
-  const a = new LineTable(oldText);
-  const b = new LineTable(newText);
+  const a = new LineTable(oldText.slice(cut.head, oldText.length - cut.tail));
+  const b = new LineTable(newText.slice(cut.head, newText.length - cut.tail));
+  const firstLine = (options.firstLine ?? 0) + cut.lineOffset;
   const header = `--- a${options.oldPath}\n+++ b${options.newPath}\n`;
-  const { runs, coarse } = anchoredDiff(a, b, options.timeBudgetMs ?? 300);
+  const { runs, coarse } = anchoredDiff(a, b, options.timeBudgetMs ?? 300, {
+    head: cut.fixedHead,
+    tail: cut.fixedTail,
+  });
   if (runs.every((r) => r.kind === '='))
     return { unifiedDiff: '', added: 0, removed: 0, diffLines: 0, coarse: false };
-  const body = formatHunks(a, b, runs, context, options.firstLine ?? 0, options.shownPerRun);
+  const body = formatHunks(a, b, runs, context, firstLine, options.shownPerRun);
   const unifiedDiff = header + body;
   let added = 0;
   let removed = 0;

@@ -1,6 +1,6 @@
 import { applyPatch } from 'diff';
 import { type RebuiltLine, rebuildReplacement, rebuiltTerminators, styleNear } from './align-replacement.js';
-import { boundedUnifiedDiff, shiftHunkHeaders } from './bounded-diff.js';
+import { boundedUnifiedDiff, checkedShared, type KnownShared, shiftHunkHeaders } from './bounded-diff.js';
 import { closestRegion } from './closest-region.js';
 import { addedAsWritten, endingsAllow, exactPatch } from './exact-patch.js';
 import { LineTable } from './line-table.js';
@@ -26,6 +26,8 @@ export type FixDiffResult =
       newText: string;
       /** newText as the text with its middle replaced (for writing the unchanged ends as they are). */
       splice: TextSplice;
+      /** Where the hunks changed the text: their changed lines, context left out. */
+      unchanged: KnownShared;
       correctedDiff: string;
       relocated: boolean;
       hunks: FixedHunk[];
@@ -87,6 +89,17 @@ function locate(file: FileLines, needle: readonly string[], from = 0): BlockLoca
   if (exact === undefined) return locateBlock(file.table, needle, { from });
   if (exact.length > 0) return { level: 'exact', matches: exact };
   return locateBlock(file.table, needle, { from, levels: MATCH_LEVELS.slice(1) });
+}
+
+/** Context lines a placement starts (1) or ends (-1) with: file lines it matched and left as they were. */
+function contextAround(p: Placement, side: 1 | -1): number {
+  let n = 0;
+  for (let k = side === 1 ? p.from : p.to - 1; k >= p.from && k < p.to; k += side) {
+    const kind = p.hunk.diff.kind(k);
+    if (kind !== ' ') break;
+    n++;
+  }
+  return Math.min(n, p.end - p.start);
 }
 
 /** Context lines kept around the hunks when the exact patch is rebuilt (a unified diff's usual 3). */
@@ -173,14 +186,24 @@ export function fixUnifiedDiff(
       details: { reason: 'strict_apply_failed' },
     };
   }
+  const newText = restore(body.slice(0, table.offset(from)) + applied + body.slice(table.offset(to)));
+  const splice = {
+    head: text.length - body.length + table.offset(from),
+    middle: applied,
+    tail: body.length - table.offset(to),
+  };
+  const firstChange = placements[0]!.start + contextAround(placements[0]!, 1);
+  const lastChange = placements.at(-1)!.end - contextAround(placements.at(-1)!, -1);
+  const unchanged = checkedShared(text, newText, splice, {
+    head: text.length - body.length + table.offset(firstChange),
+    tail: body.length - table.offset(lastChange),
+    headLines: firstChange,
+  });
   return {
     ok: true,
-    newText: restore(body.slice(0, table.offset(from)) + applied + body.slice(table.offset(to))),
-    splice: {
-      head: text.length - body.length + table.offset(from),
-      middle: applied,
-      tail: body.length - table.offset(to),
-    },
+    newText,
+    splice,
+    unchanged,
     // Built only when read (tests check it applies): a big patch's text is never needed otherwise.
     get correctedDiff() {
       return plan.correctedDiff();

@@ -123,6 +123,7 @@ export const editLines: SandboxTool<EditLinesInput, EditLinesOutput> = {
         oldPath: resolved.virtualPath,
         newPath: resolved.virtualPath,
         timeBudgetMs: ctx.limits.diffTimeBudgetMs,
+        known: result.unchanged,
       });
       const payload: LinesEditPayload = {
         type: 'lines',

@@ -78,6 +78,7 @@ export const patchFile: SandboxTool<PatchFileInput, PatchFileOutput> = {
         oldPath: resolved.virtualPath,
         newPath: resolved.virtualPath,
         timeBudgetMs: ctx.limits.diffTimeBudgetMs,
+        known: fixed.unchanged,
       });
       const payload: PatchPayload = {
         type: 'patch',
