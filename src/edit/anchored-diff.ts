@@ -138,8 +138,12 @@ export function anchoredDiff(
   a: LinesWithEnds,
   b: LinesWithEnds,
   timeBudgetMs: number,
-  /** Lines at the start and end known equal and kept as they are (the change lies between). */
-  fixed: { head: number; tail: number } = { head: 0, tail: 0 },
+  /**
+   * Where the texts may differ, as line ranges [a0, a1, b0, b1), ascending: the lines
+   * between them are equal and kept as they are (an edit knows where it changed the
+   * text). By default the whole texts.
+   */
+  regions: ReadonlyArray<readonly [number, number, number, number]> = [[0, a.count, 0, b.count]],
 ): AnchoredDiff {
   const runs: Run[] = [];
   const emit = (kind: Run['kind'], count: number) => {
@@ -150,24 +154,28 @@ export function anchoredDiff(
   };
   const deadline = performance.now() + timeBudgetMs;
   let coarse = false;
-  // Equal lines at the ends are compared in place first: an insertion or a small
-  // change then costs nothing for the lines around it.
-  const room = Math.min(a.count, b.count) - fixed.head - fixed.tail;
-  const head = fixed.head + sharedLines(a, b, fixed.head, fixed.head, room, 1);
-  const tail =
-    fixed.tail +
-    sharedLines(a, b, a.count - 1 - fixed.tail, b.count - 1 - fixed.tail, room - (head - fixed.head), -1);
-  emit('=', head);
-  if (head + tail === a.count || head + tail === b.count) {
-    // One side is only shared lines: the rest of the other side was inserted or removed.
-    emit('-', a.count - head - tail);
-    emit('+', b.count - head - tail);
-  } else {
-    const regions = new DiagonalWalk(a, b, head, a.count - tail, head, b.count - tail);
-    for (const [a0, a1, b0, b1] of regions.changed((n) => emit('=', n)))
-      coarse = exactDiff(a, b, [a0, a1, b0, b1], deadline, emit) || coarse;
+  let done = 0;
+  for (const [a0, a1, b0, b1] of regions) {
+    emit('=', a0 - done);
+    // Equal lines at the region's ends are compared in place first: an insertion or a
+    // small change then costs nothing for the lines around it.
+    const room = Math.min(a1 - a0, b1 - b0);
+    const head = sharedLines(a, b, a0, b0, room, 1);
+    const tail = sharedLines(a, b, a1 - 1, b1 - 1, room - head, -1);
+    emit('=', head);
+    if (head + tail === a1 - a0 || head + tail === b1 - b0) {
+      // One side is only shared lines: the rest of the other side was inserted or removed.
+      emit('-', a1 - a0 - head - tail);
+      emit('+', b1 - b0 - head - tail);
+    } else {
+      const walk = new DiagonalWalk(a, b, a0 + head, a1 - tail, b0 + head, b1 - tail);
+      for (const [c0, c1, d0, d1] of walk.changed((n) => emit('=', n)))
+        coarse = exactDiff(a, b, [c0, c1, d0, d1], deadline, emit) || coarse;
+    }
+    emit('=', tail);
+    done = a1;
   }
-  emit('=', tail);
+  emit('=', a.count - done);
   return { runs, coarse };
 }
 

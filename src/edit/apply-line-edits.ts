@@ -1,5 +1,5 @@
 import type { ErrorCode } from '../contract/errors.js';
-import type { KnownShared } from './bounded-diff.js';
+import type { TextChange } from './bounded-diff.js';
 import { type LineEditOp, parseAnchor } from './line-edit-ops.js';
 import { lineHash } from './line-hash.js';
 import { LineTable } from './line-table.js';
@@ -33,8 +33,10 @@ export type LineEditsResult =
       newText: string;
       /** newText as the text with its middle replaced (for writing the unchanged ends as they are). */
       splice: TextSplice;
-      /** Where the operations changed the text (lines outside their splices are untouched). */
-      unchanged: KnownShared;
+      /** Each place an operation changed the text (offsets in the whole texts; all else is copied). */
+      changes: TextChange[];
+      /** The first changed line (0-based). */
+      firstLine: number;
       opsApplied: number;
       linesBefore: number;
       linesAfter: number;
@@ -275,7 +277,13 @@ export function applyLineEdits(
   const linesBefore = table.count;
   const from = Math.max(0, sorted[0]!.start - margin);
   const to = Math.min(linesBefore, sorted.at(-1)!.end + margin);
-  const { edited, regions, shift, phantom } = composeWindow(table, sorted, from, to, detectEol(body));
+  const { edited, regions, shift, phantom, changes } = composeWindow(
+    table,
+    sorted,
+    from,
+    to,
+    detectEol(body),
+  );
   // The new window's lines, read back exactly as the new file will split.
   const after = new LineTable(edited);
   const newLine = (i: number) => (i - from < after.count ? after.line(i - from) : '');
@@ -290,6 +298,7 @@ export function applyLineEdits(
     };
   }
   const first = sorted[0]!.start;
+  const windowAt = text.length - body.length + table.offset(from);
   const linesAfter = linesBefore + shift - phantom;
   return {
     ok: true,
@@ -299,11 +308,13 @@ export function applyLineEdits(
       middle: edited,
       tail: body.length - table.offset(to),
     },
-    unchanged: {
-      head: text.length - body.length + table.offset(first),
-      tail: body.length - table.offset(sorted.at(-1)!.end),
-      headLines: first,
-    },
+    changes: changes.map((c) => ({
+      oldFrom: c.oldFrom + windowAt,
+      oldTo: c.oldTo + windowAt,
+      newFrom: c.newFrom + windowAt,
+      newTo: c.newTo + windowAt,
+    })),
+    firstLine: first,
     opsApplied: ops.length,
     linesBefore,
     linesAfter,
@@ -355,34 +366,49 @@ function composeWindow(
   from: number,
   to: number,
   eol: string,
-): { edited: string; regions: EditedRegion[]; shift: number; phantom: number } {
+): { edited: string; regions: EditedRegion[]; shift: number; phantom: number; changes: TextChange[] } {
   const { text } = table;
   const pieces: string[] = [];
+  // Each splice's place in the old window and in the edited one (offsets from the window's start).
+  const changes: TextChange[] = [];
+  const base = table.offset(from);
+  let written = 0;
+  const push = (piece: string) => {
+    pieces.push(piece);
+    written += piece.length;
+  };
   const regions: EditedRegion[] = [];
   let cursor = from;
   let shift = 0;
   let lastIsEmptyUnterminated = false;
   sorted.forEach((s, k) => {
     if (cursor < s.start) {
-      pieces.push(text.slice(table.offset(cursor), table.offset(s.start)));
+      push(text.slice(table.offset(cursor), table.offset(s.start)));
       lastIsEmptyUnterminated = false;
     }
     const { block } = s;
+    const newFrom = written;
     const appendsToUnterminated =
       s.start === s.end && s.start === to && s.start > 0 && table.terminator(s.start - 1) === '';
     // The old last line, written just above, gets an ending now that lines follow it.
-    if (appendsToUnterminated && cursor < s.start) pieces.push(eol);
+    if (appendsToUnterminated && cursor < s.start) push(eol);
     if (block.count > 0) {
-      pieces.push(eol === '\n' ? block.text : block.text.replaceAll('\n', eol));
+      push(eol === '\n' ? block.text : block.text.replaceAll('\n', eol));
       const ending = appendsToUnterminated
         ? ''
         : s.end > s.start && nothingAfter(sorted, k, to)
           ? table.terminator(s.end - 1)
           : eol;
-      pieces.push(ending);
+      push(ending);
       lastIsEmptyUnterminated =
         ending === '' && (block.text === '' || block.text.charCodeAt(block.text.length - 1) === 10);
     }
+    changes.push({
+      oldFrom: table.offset(s.start) - base,
+      oldTo: table.offset(s.end) - base,
+      newFrom,
+      newTo: written,
+    });
     regions.push({
       removed: linesOf(table, s.start, s.end),
       removedBalance: bracketBalance(text, table.offset(s.start), table.offset(s.end)),
@@ -394,11 +420,11 @@ function composeWindow(
     cursor = s.end;
   });
   if (cursor < to) {
-    pieces.push(text.slice(table.offset(cursor), table.offset(to)));
+    push(text.slice(table.offset(cursor), table.offset(to)));
     lastIsEmptyUnterminated = false;
   }
   const phantom = to === table.count && lastIsEmptyUnterminated ? 1 : 0;
-  return { edited: pieces.join(''), regions, shift, phantom };
+  return { edited: pieces.join(''), regions, shift, phantom, changes };
 }
 
 /** Lines of a region shown in full in the returned diff; a bigger region shows its ends. */

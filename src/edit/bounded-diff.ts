@@ -1,7 +1,7 @@
 import { anchoredDiff } from './anchored-diff.js';
 import { commonLength } from './common-length.js';
 import { LineTable } from './line-table.js';
-import { countOf } from './text-format.js';
+import { countOf, type TextSplice } from './text-format.js';
 import { formatHunks } from './unified-hunks.js';
 
 export interface BoundedDiff {
@@ -37,27 +37,30 @@ function commonSuffix(a: string, b: string, max: number, known: number): number 
 }
 
 /**
- * Where the two texts differ, cut to whole lines: `head` and `tail` are the
- * characters kept out of the diff (`context` lines away from the change), and
- * `fixedHead` / `fixedTail` the whole lines between those cuts and the change,
- * equal on both sides. A caller's KnownShared bounds the change: the shared
- * prefix never runs past its tail, nor the suffix past its head, so an inserted
- * line equal to its neighbours is shown where the edit put it.
+ * Where the two texts differ and what to cut: `head` and `tail` are the characters
+ * kept out of the diff (whole lines, `context` lines away from the change), and
+ * the change lies in [from, oldEnd) of the old text and [from, newEnd) of the new.
+ * A caller's KnownShared bounds the change: the shared prefix never runs past its
+ * first change, nor the suffix back past its last, so a line inserted beside equal
+ * lines is shown where the edit put it.
  */
 function sharedEnds(
   a: string,
   b: string,
   context: number,
   known: KnownShared,
-): { head: number; tail: number; lineOffset: number; fixedHead: number; fixedTail: number } {
-  const bound = Math.max(0, Math.min(a.length, b.length) - known.tail);
-  const i = commonPrefix(a, b, bound, known.head);
-  const j = commonSuffix(a, b, Math.min(a.length, b.length) - i, known.tail);
+): { head: number; tail: number; lineOffset: number; from: number; oldEnd: number; newEnd: number } {
+  const room = Math.min(a.length, b.length);
+  const first = known.changes?.[0];
+  const last = known.changes?.at(-1);
+  const prefixRoom = first ? Math.min(first.oldTo, first.newTo) : Math.max(0, room - known.tail);
+  const i = commonPrefix(a, b, prefixRoom, known.head);
+  const suffixRoom = last ? Math.min(room - i, a.length - last.oldFrom, b.length - last.newFrom) : room - i;
+  const j = commonSuffix(a, b, suffixRoom, known.tail);
   // The changed lines: from the start of the line where they differ ...
   const changeStart = i === 0 ? 0 : a.lastIndexOf('\n', i - 1) + 1;
   // ... to the first place in the shared suffix where both texts start a line.
   const suffixStart = a.length - j;
-  const startsLine = (t: string, at: number) => at === 0 || t.charCodeAt(at - 1) === 10;
   const newline = a.indexOf('\n', suffixStart);
   const changeEnd =
     startsLine(a, suffixStart) && startsLine(b, b.length - j)
@@ -66,26 +69,16 @@ function sharedEnds(
         ? a.length
         : newline + 1;
   let head = changeStart;
-  let fixedHead = 0;
-  for (; fixedHead < context && head > 0; fixedHead++)
-    head = head <= 1 ? 0 : a.lastIndexOf('\n', head - 2) + 1;
+  for (let k = 0; k < context && head > 0; k++) head = head <= 1 ? 0 : a.lastIndexOf('\n', head - 2) + 1;
   let tailStart = changeEnd;
-  let fixedTail = 0;
-  for (; fixedTail < context && tailStart < a.length; fixedTail++) {
+  for (let k = 0; k < context && tailStart < a.length; k++) {
     const next = a.indexOf('\n', tailStart);
     tailStart = next === -1 ? a.length : next + 1;
   }
+  const change = { from: i, oldEnd: a.length - j, newEnd: b.length - j };
   const tail = a.length - tailStart;
-  if (head <= 1024 && tail <= 1024) {
-    // Not worth slicing: the whole texts are diffed, with every line outside the change fixed.
-    return {
-      head: 0,
-      tail: 0,
-      lineOffset: 0,
-      fixedHead: newlinesIn(a, 0, changeStart),
-      fixedTail: linesFrom(a, changeEnd),
-    };
-  }
+  // Not worth slicing: the whole texts are diffed.
+  if (head <= 1024 && tail <= 1024) return { head: 0, tail: 0, lineOffset: 0, ...change };
   // Lines before the cut: from the caller's count where given (only the few lines between its
   // head and this one are counted), else counted from the start.
   const lineOffset =
@@ -93,13 +86,50 @@ function sharedEnds(
       ? known.headLines +
         (head >= known.head ? newlinesIn(a, known.head, head) : -newlinesIn(a, head, known.head))
       : newlinesIn(a, 0, head);
-  return { head, tail, lineOffset, fixedHead, fixedTail };
+  return { head, tail, lineOffset, ...change };
 }
 
-/** Lines (the last one may be unterminated) from `from` to the end of `text`. */
-function linesFrom(text: string, from: number): number {
-  if (from >= text.length) return 0;
-  return newlinesIn(text, from, text.length) + (text.charCodeAt(text.length - 1) === 10 ? 0 : 1);
+const startsLine = (t: string, at: number) => at === 0 || t.charCodeAt(at - 1) === 10;
+
+/** The line holding character `at`; at the end of a text whose last line is ended, the (empty) line after it. */
+function lineHolding(t: LineTable, at: number): number {
+  return at >= t.text.length && startsLine(t.text, at) ? t.count : t.lineAt(at);
+}
+
+/**
+ * The line ranges [a0, a1, b0, b1) that hold the changes (character ranges of the
+ * texts `a` and `b`), merged where they share a line: the lines between them are
+ * equal on both sides and are kept as they are.
+ */
+function changedLineRanges(
+  a: LineTable,
+  b: LineTable,
+  changes: readonly TextChange[],
+): Array<[number, number, number, number]> {
+  const ranges: Array<[number, number, number, number]> = [];
+  for (const c of changes) {
+    const a0 = lineHolding(a, c.oldFrom);
+    const b0 = lineHolding(b, c.newFrom);
+    // The change ends at a line start on both sides, or takes in the line it ends in.
+    const whole = startsLine(a.text, c.oldTo) && startsLine(b.text, c.newTo);
+    const a1 = Math.max(a0, Math.min(a.count, lineHolding(a, c.oldTo) + (whole ? 0 : 1)));
+    const b1 = Math.max(b0, Math.min(b.count, lineHolding(b, c.newTo) + (whole ? 0 : 1)));
+    const prev = ranges.at(-1);
+    // Sharing a line with the change before (or lines between that do not pair up): one range.
+    if (prev && (a0 < prev[1] || b0 < prev[3] || a0 - prev[1] !== b0 - prev[3])) {
+      prev[1] = Math.max(prev[1], a1);
+      prev[3] = Math.max(prev[3], b1);
+    } else ranges.push([a0, a1, b0, b1]);
+  }
+  // Lines before the first and after the last range pair up too (else the range takes them in).
+  const first = ranges[0]!;
+  if (first[0] !== first[2]) first[0] = first[2] = 0;
+  const last = ranges.at(-1)!;
+  if (a.count - last[1] !== b.count - last[3]) {
+    last[1] = a.count;
+    last[3] = b.count;
+  }
+  return ranges;
 }
 
 function newlinesIn(text: string, from: number, to: number): number {
@@ -128,29 +158,64 @@ export interface KnownShared {
   tail: number;
   /** Newlines in the first `head` characters, when the caller knows it (an edit knows its line). */
   headLines?: number;
+  /**
+   * Each place the edit changed, when it changed several (ascending, offsets in the
+   * whole texts; the first starts at `head`, the last ends `tail` before the end):
+   * the text between two of them is the same on both sides, and stays out of the diff.
+   */
+  changes?: readonly TextChange[];
+}
+
+/** Characters [oldFrom, oldTo) of the old text became [newFrom, newTo) of the new. */
+export interface TextChange {
+  oldFrom: number;
+  oldTo: number;
+  newFrom: number;
+  newTo: number;
 }
 
 /**
- * A caller's guess of where it changed the text, checked: `window` is known
- * shared (the text outside a splice's middle is copied), and the part of the
- * window the guess adds is compared here (a few lines, never the file). A guess
- * that does not hold falls back to the window.
+ * A caller's account of where it changed the text (each place, ascending, in the
+ * whole texts' offsets), checked against the splice that made the new text (old
+ * head + middle + old tail): the splice's ends are shared by construction, and
+ * every stretch between the places is compared here, inside the middle only (the
+ * new text is never flattened). An account that does not hold is undefined (the
+ * caller falls back to the splice's ends), so a wrong one can never make a wrong diff.
  */
-export function checkedShared(
+export function checkedChanges(
   oldText: string,
-  newText: string,
-  window: { head: number; tail: number },
-  guess: KnownShared,
-): KnownShared {
-  const room = Math.min(oldText.length, newText.length);
-  const holds =
-    guess.head >= window.head &&
-    guess.tail >= window.tail &&
-    guess.head + guess.tail <= room &&
-    oldText.slice(window.head, guess.head) === newText.slice(window.head, guess.head) &&
-    oldText.slice(oldText.length - guess.tail, oldText.length - window.tail) ===
-      newText.slice(newText.length - guess.tail, newText.length - window.tail);
-  return holds ? guess : { head: window.head, tail: window.tail };
+  splice: TextSplice,
+  changes: readonly TextChange[],
+  headLines?: number,
+): KnownShared | undefined {
+  const { head, middle, tail } = splice;
+  const fallback = undefined;
+  const oldEnd = oldText.length - tail;
+  const newEnd = head + middle.length;
+  // Old [from, to) against new [at, at + to - from), both inside the splice's middle.
+  const same = (from: number, to: number, at: number) =>
+    from >= head &&
+    to <= oldEnd &&
+    at >= head &&
+    at + (to - from) <= newEnd &&
+    oldText.slice(from, to) === middle.slice(at - head, at - head + (to - from));
+  let oldAt = head;
+  let newAt = head;
+  for (const c of changes) {
+    if (c.oldFrom < oldAt || c.oldTo < c.oldFrom || c.newTo < c.newFrom) return fallback;
+    if (c.oldFrom - oldAt !== c.newFrom - newAt || !same(oldAt, c.oldFrom, newAt)) return fallback;
+    oldAt = c.oldTo;
+    newAt = c.newTo;
+  }
+  if (oldEnd - oldAt !== newEnd - newAt || !same(oldAt, oldEnd, newAt)) return fallback;
+  const first = changes[0];
+  if (!first) return fallback;
+  return {
+    head: first.oldFrom,
+    tail: oldText.length - oldAt,
+    ...(headLines === undefined ? {} : { headLines }),
+    ...(changes.length > 1 ? { changes } : {}),
+  };
 }
 
 /** Counts `+` and `-` lines of a unified diff (headers excluded). */
@@ -198,10 +263,23 @@ export function boundedUnifiedDiff(
   const b = new LineTable(newText.slice(cut.head, newText.length - cut.tail));
   const firstLine = (options.firstLine ?? 0) + cut.lineOffset;
   const header = `--- a${options.oldPath}\n+++ b${options.newPath}\n`;
-  const { runs, coarse } = anchoredDiff(a, b, options.timeBudgetMs ?? 300, {
-    head: cut.fixedHead,
-    tail: cut.fixedTail,
+  // The changes as the slices see them: the first from where the texts differ, the last up
+  // to where they agree again; the places between are the caller's.
+  const given = options.known?.changes ?? [];
+  const shifted = (c: TextChange): TextChange => ({
+    oldFrom: c.oldFrom - cut.head,
+    oldTo: c.oldTo - cut.head,
+    newFrom: c.newFrom - cut.head,
+    newTo: c.newTo - cut.head,
   });
+  const changes = given.length > 1 ? given.map(shifted) : [{ oldFrom: 0, oldTo: 0, newFrom: 0, newTo: 0 }];
+  changes[0] = { ...changes[0]!, oldFrom: cut.from - cut.head, newFrom: cut.from - cut.head };
+  changes[changes.length - 1] = {
+    ...changes.at(-1)!,
+    oldTo: cut.oldEnd - cut.head,
+    newTo: cut.newEnd - cut.head,
+  };
+  const { runs, coarse } = anchoredDiff(a, b, options.timeBudgetMs ?? 300, changedLineRanges(a, b, changes));
   if (runs.every((r) => r.kind === '='))
     return { unifiedDiff: '', added: 0, removed: 0, diffLines: 0, coarse: false };
   const body = formatHunks(a, b, runs, context, firstLine, options.shownPerRun);

@@ -1,6 +1,12 @@
 import { applyPatch } from 'diff';
 import { type RebuiltLine, rebuildReplacement, rebuiltTerminators, styleNear } from './align-replacement.js';
-import { boundedUnifiedDiff, checkedShared, type KnownShared, shiftHunkHeaders } from './bounded-diff.js';
+import {
+  boundedUnifiedDiff,
+  checkedChanges,
+  type KnownShared,
+  shiftHunkHeaders,
+  type TextChange,
+} from './bounded-diff.js';
 import { closestRegion } from './closest-region.js';
 import { addedAsWritten, endingsAllow, exactPatch } from './exact-patch.js';
 import { LineTable } from './line-table.js';
@@ -91,15 +97,70 @@ function locate(file: FileLines, needle: readonly string[], from = 0): BlockLoca
   return locateBlock(file.table, needle, { from, levels: MATCH_LEVELS.slice(1) });
 }
 
-/** Context lines a placement starts (1) or ends (-1) with: file lines it matched and left as they were. */
-function contextAround(p: Placement, side: 1 | -1): number {
-  let n = 0;
-  for (let k = side === 1 ? p.from : p.to - 1; k >= p.from && k < p.to; k += side) {
-    const kind = p.hunk.diff.kind(k);
-    if (kind !== ' ') break;
-    n++;
+/**
+ * Where the placed hunks changed the text: each run of changed lines of a hunk
+ * (`fine`), or each hunk without its context lines. Old lines come from the
+ * file's table, new lines from the patched window `applied` (which starts at
+ * line `from`). A change of the file's last lines also takes in the line before
+ * it when that line's ending changed (a last line without a newline is followed).
+ */
+function placedChanges(
+  table: LineTable,
+  placements: readonly Placement[],
+  applied: string,
+  bom: number,
+  from: number,
+  fine: boolean,
+): { changes: TextChange[]; firstLine: number } {
+  const window = new LineTable(applied);
+  const windowAt = bom + table.offset(from);
+  const newAt = (n: number) => windowAt + (window.starts[n - from] ?? Number.NaN);
+  const changes: TextChange[] = [];
+  let firstLine = -1;
+  const add = (o0: number, o1: number, n0: number, n1: number) => {
+    const lineEnd =
+      o1 === table.count && o0 > 0 && table.terminator(o0 - 1) !== window.terminator(n0 - 1 - from);
+    const before = lineEnd ? 1 : 0;
+    if (firstLine < 0) firstLine = o0 - before;
+    const change = {
+      oldFrom: bom + table.offset(o0 - before),
+      oldTo: bom + table.offset(o1),
+      newFrom: newAt(n0 - before),
+      newTo: newAt(n1),
+    };
+    const prev = changes.at(-1);
+    // Taking in the line before may reach the change before: one change then.
+    if (prev && change.oldFrom < prev.oldTo)
+      Object.assign(prev, { oldTo: change.oldTo, newTo: change.newTo });
+    else changes.push(change);
+  };
+  let delta = 0;
+  for (const p of placements) {
+    let o = p.start;
+    let n = p.start + delta;
+    let group: [number, number] | undefined;
+    let first: [number, number] | undefined;
+    let last: [number, number] = [o, n];
+    for (let k = p.from; k < p.to; k++) {
+      const kind = p.hunk.diff.kind(k);
+      if (kind === ' ') {
+        if (group && fine) add(group[0], o, group[1], n);
+        group = undefined;
+        o++;
+        n++;
+        continue;
+      }
+      group ??= [o, n];
+      first ??= [o, n];
+      if (kind === '-') o++;
+      else n++;
+      last = [o, n];
+    }
+    if (group && fine) add(group[0], o, group[1], n);
+    if (!fine && first) add(first[0], last[0], first[1], last[1]);
+    delta = n - o;
   }
-  return Math.min(n, p.end - p.start);
+  return { changes, firstLine };
 }
 
 /** Context lines kept around the hunks when the exact patch is rebuilt (a unified diff's usual 3). */
@@ -192,18 +253,21 @@ export function fixUnifiedDiff(
     middle: applied,
     tail: body.length - table.offset(to),
   };
-  const firstChange = placements[0]!.start + contextAround(placements[0]!, 1);
-  const lastChange = placements.at(-1)!.end - contextAround(placements.at(-1)!, -1);
-  const unchanged = checkedShared(text, newText, splice, {
-    head: text.length - body.length + table.offset(firstChange),
-    tail: body.length - table.offset(lastChange),
-    headLines: firstChange,
-  });
   return {
     ok: true,
     newText,
     splice,
-    unchanged,
+    // Worked out only when read (an approval's diff asks; a write does not).
+    get unchanged() {
+      // Each run of changed lines if they check out (a fuzzy hunk may realign its lines), else each hunk.
+      const bom = text.length - body.length;
+      for (const fine of [true, false]) {
+        const { changes, firstLine } = placedChanges(table, placements, applied, bom, from, fine);
+        const known = checkedChanges(text, splice, changes, firstLine);
+        if (known) return known;
+      }
+      return { head: splice.head, tail: splice.tail };
+    },
     // Built only when read (tests check it applies): a big patch's text is never needed otherwise.
     get correctedDiff() {
       return plan.correctedDiff();

@@ -2,7 +2,7 @@ import type { ErrorCode } from '../contract/errors.js';
 import { rebuildReplacement, rebuiltTerminators, styleNear } from './align-replacement.js';
 import { allOffsets } from './all-offsets.js';
 import { locateSpans, type SpanMatch } from './block-index.js';
-import type { KnownShared } from './bounded-diff.js';
+import { checkedChanges, type KnownShared, type TextChange } from './bounded-diff.js';
 import { closestRegion } from './closest-region.js';
 import { LineTable } from './line-table.js';
 import { type BlockMatch, locateBlock } from './match-cascade.js';
@@ -215,7 +215,25 @@ function replaceExact(
     matchLines: used,
     firstChangedLine: used[0]!,
     linesChanged: span * chosen.length,
-    unchanged: { head: bom + chosen[0]!, tail: body.length - last, headLines: used[0]! - 1 },
+    unchanged: {
+      head: bom + chosen[0]!,
+      tail: body.length - last,
+      headLines: used[0]! - 1,
+      // Each replacement where it is (the text between two of them is copied).
+      ...(chosen.length > 1
+        ? {
+            changes: chosen.map((o, k) => {
+              const at = bom + o + k * (newText.length - oldText.length);
+              return {
+                oldFrom: bom + o,
+                oldTo: bom + o + oldText.length,
+                newFrom: at,
+                newTo: at + newText.length,
+              };
+            }),
+          }
+        : {}),
+    },
     splice: { head: bom + chosen[0]!, middle, tail: body.length - last },
   };
 }
@@ -314,12 +332,21 @@ function replaceBlocks(
   // Built front to back in one pass: splicing each block into the lines cost a pass over
   // them per block (replace_all over 20,000 blocks took minutes).
   const out: SplitLines = { lines: [], terminators: [] };
+  // Characters written so far, and where the last line written starts: each block's place
+  // in the edited lines (from the first line's start) is recorded as it is written.
+  let written = 0;
+  let lastLineAt = 0;
+  const push = (line: string, terminator: string) => {
+    lastLineAt = written;
+    out.lines.push(line);
+    out.terminators.push(terminator);
+    written += line.length + terminator.length;
+  };
+  const changes: TextChange[] = [];
+  const base = table.offset(from);
   let copied = 0;
   const copyUpTo = (line: number) => {
-    for (; copied < line; copied++) {
-      out.lines.push(split.lines[copied]!);
-      out.terminators.push(split.terminators[copied]!);
-    }
+    for (; copied < line; copied++) push(split.lines[copied]!, split.terminators[copied]!);
   };
   let maxSpan = 0;
   for (const m of blocks) {
@@ -340,14 +367,19 @@ function replaceBlocks(
     if (!rebuilt.ok) return rebuilt;
     const terms = split.terminators.slice(start, end);
     const tail = terms.at(-1)!;
+    let change = { oldFrom: table.offset(m.start) - base, newFrom: written };
     // Deleting the last lines of a file without a final newline: the line before ends the file now.
-    if (rebuilt.lines.length === 0 && tail === '' && out.terminators.length > 0)
+    if (rebuilt.lines.length === 0 && tail === '' && out.terminators.length > 0) {
+      written -= out.terminators.at(-1)!.length;
       out.terminators[out.terminators.length - 1] = '';
+      change = { oldFrom: table.offset(m.start - 1) - base, newFrom: lastLineAt };
+    }
     const newTerms = rebuiltTerminators(rebuilt.lines, terms, eol, tail);
-    rebuilt.lines.forEach((l, i) => {
-      out.lines.push(l.text);
-      out.terminators.push(newTerms[i]!);
-    });
+    rebuilt.lines.forEach((l, i) => push(l.text, newTerms[i]!));
+    const prev = changes.at(-1);
+    const oldTo = table.offset(m.end) - base;
+    if (prev && change.oldFrom < prev.oldTo) Object.assign(prev, { oldTo, newTo: written });
+    else changes.push({ ...change, oldTo, newTo: written });
     copied = end;
     maxSpan = Math.max(maxSpan, end - start, rebuilt.lines.length);
   }
@@ -363,7 +395,24 @@ function replaceBlocks(
     matchLines: blocks.map((m) => region.firstLine + m.start + 1),
     firstChangedLine: region.firstLine + blocks[0]!.start + 1,
     linesChanged: maxSpan * blocks.length,
-    unchanged: { head: bom + head, tail: body.length - rest, headLines: region.firstLine + from },
+    // Checked only when read (an approval's diff asks; a write does not).
+    get unchanged() {
+      const splice = { head: bom + head, middle: edited, tail: body.length - rest };
+      const at = (c: TextChange) => ({
+        oldFrom: c.oldFrom + splice.head,
+        oldTo: c.oldTo + splice.head,
+        newFrom: c.newFrom + splice.head,
+        newTo: c.newTo + splice.head,
+      });
+      const firstLine = region.firstLine + table.lineAt(changes[0]!.oldFrom + base);
+      return (
+        checkedChanges(restore(body), splice, changes.map(at), firstLine) ?? {
+          head: splice.head,
+          tail: splice.tail,
+          headLines: region.firstLine + from,
+        }
+      );
+    },
     splice: { head: bom + head, middle: edited, tail: body.length - rest },
   };
 }

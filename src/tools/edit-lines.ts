@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { LinesEditPayload } from '../contract/payloads.js';
 import { type AutoCorrection, applyLineEdits } from '../edit/apply-line-edits.js';
-import { boundedUnifiedDiff } from '../edit/bounded-diff.js';
+import { boundedUnifiedDiff, checkedChanges } from '../edit/bounded-diff.js';
 import { type LineEditOp, LineEditOpSchema } from '../edit/line-edit-ops.js';
 import { applyWrite, writerApproval } from './apply-write.js';
 import { checkWriteSize, type LoadedFile } from './file-io.js';
@@ -123,7 +123,10 @@ export const editLines: SandboxTool<EditLinesInput, EditLinesOutput> = {
         oldPath: resolved.virtualPath,
         newPath: resolved.virtualPath,
         timeBudgetMs: ctx.limits.diffTimeBudgetMs,
-        known: result.unchanged,
+        known: checkedChanges(current!.text, result.splice, result.changes, result.firstLine) ?? {
+          head: result.splice.head,
+          tail: result.splice.tail,
+        },
       });
       const payload: LinesEditPayload = {
         type: 'lines',

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { boundedUnifiedDiff } from '../../src/edit/bounded-diff.js';
+import { boundedUnifiedDiff, checkedChanges } from '../../src/edit/bounded-diff.js';
 import { FileSystemToolset, Sandbox } from '../../src/index.js';
 import { expectDiffWithin, hintLines } from '../helpers/diff-region.js';
 
@@ -50,6 +50,42 @@ describe('a diff given where the edit changed the text', () => {
         expectDiffWithin(before, after, diff.unifiedDiff, first, last);
       }),
       { numRuns: 1500 },
+    );
+  });
+});
+
+describe('a guess of where a splice changed the text', () => {
+  it('is kept only when it holds, and what is returned always holds', () => {
+    fc.assert(
+      fc.property(
+        fc.string({ unit: fc.constantFrom('a', 'b', '\n'), maxLength: 30 }),
+        fc.nat(),
+        fc.nat(),
+        fc.string({ unit: fc.constantFrom('a', 'b', '\n'), maxLength: 10 }),
+        fc.nat(12),
+        fc.nat(12),
+        (old, x, y, middle, dh, dt) => {
+          const head = x % (old.length + 1);
+          const tail = y % (old.length - head + 1);
+          const now = old.slice(0, head) + middle + old.slice(old.length - tail);
+          const guess = {
+            oldFrom: head + dh,
+            oldTo: old.length - tail - dt,
+            newFrom: head + dh,
+            newTo: now.length - tail - dt,
+          };
+          const got = checkedChanges(old, { head, middle, tail }, [guess]) ?? { head, tail };
+          expect(now.slice(0, got.head)).toBe(old.slice(0, got.head));
+          expect(now.slice(now.length - got.tail)).toBe(old.slice(old.length - got.tail));
+          expect(got.head + got.tail).toBeLessThanOrEqual(Math.min(old.length, now.length));
+          const holds =
+            head + dh + tail + dt <= Math.min(old.length, now.length) &&
+            now.slice(0, head + dh) === old.slice(0, head + dh) &&
+            now.slice(now.length - tail - dt) === old.slice(old.length - tail - dt);
+          expect(got.head === head + dh && got.tail === tail + dt).toBe(holds);
+        },
+      ),
+      { numRuns: 3000 },
     );
   });
 });

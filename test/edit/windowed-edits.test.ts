@@ -158,8 +158,15 @@ describe('fixUnifiedDiff on a window of lines', () => {
           }
           expectSplice(text, windowed);
           expectSplice(text, whole);
-          const { correctedDiff, splice: _s, ...rest } = windowed;
-          const { correctedDiff: _, splice: _w, ...wholeRest } = whole;
+          // Where the change lies is told from the window when it checks out, else the window's ends:
+          // it may differ with the window, but it always holds.
+          for (const r of [windowed, whole]) {
+            const { head, tail } = r.unchanged;
+            expect(r.newText.slice(0, head)).toBe(text.slice(0, head));
+            expect(r.newText.slice(r.newText.length - tail)).toBe(text.slice(text.length - tail));
+          }
+          const { correctedDiff, splice: _s, unchanged: _u, ...rest } = windowed;
+          const { correctedDiff: _, splice: _w, unchanged: _v, ...wholeRest } = whole;
           expect(rest).toEqual(wholeRest);
           const body = withoutBom(text).body;
           const applied =
