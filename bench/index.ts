@@ -32,7 +32,7 @@ const rows = [
   ...(await benchHashedRead(quick ? [10_000] : [200_000, 1_000_000], quick ? 3 : 5)),
   ...(await benchPaging(quick ? 10_000 : 200_000, quick ? 2 : 3)),
   ...(await benchPayloadDiff(quick ? 2_000 : 100_000, quick ? 3 : 5)),
-  ...(await benchPagerFirstScreen(quick ? 10_000 : 100_000, runs)),
+  ...(await benchPagerFirstScreen(quick ? 10_000 : 100_000, quick ? [1 << 20] : [1 << 20, 10 << 20], runs)),
   ...(await benchApprovalOverhead(quick ? 20 : 200)),
   ...(await benchMcpRoundTrip(quick ? [1_000] : [1_000, 20_000], runs)),
   ...(await benchMcpVsReference(

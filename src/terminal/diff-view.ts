@@ -196,30 +196,66 @@ export function allLines(source: LineSource): string[] {
  * The row a changed row is paired with for word highlights: the i-th removed line
  * of a block with the i-th added line, when both runs have the same length.
  * Note rows (`\ No newline at end of file`) inside a block are skipped: they sit
- * between the - and + rows of a last line without a final newline.
+ * between the - and + rows of a last line without a final newline. Each block is
+ * scanned once, when one of its rows is first drawn (a pager draws a screen of
+ * rows from a block of 100,000).
  */
-function partnerOf(kinds: Uint8Array, count: number, row: number): number | undefined {
-  const kind = kinds[row];
-  if (kind !== DEL && kind !== ADD) return undefined;
+export function diffPartners(kinds: Uint8Array, count: number): (row: number) => number | undefined {
   const inBlock = (k: number | undefined) => k === DEL || k === ADD || k === NOTE;
-  let first = row;
-  while (first > 0 && inBlock(kinds[first - 1])) first--;
-  let end = row + 1;
-  while (end < count && inBlock(kinds[end])) end++;
-  let dels = 0;
-  let adds = 0;
-  let rank = -1;
-  for (let i = first; i < end; i++) {
-    if (kinds[i] === DEL) {
-      if (adds > 0) return undefined; // not one removed run then one added run
-      dels++;
-    } else if (kinds[i] === ADD) adds++;
-    if (i === row) rank = (kind === DEL ? dels : adds) - 1;
+  interface Block {
+    first: number;
+    end: number;
+    /** Its removed rows and its added rows, when it pairs them (one removed run, then as many added). */
+    pairs?: { dels: Int32Array; adds: Int32Array };
   }
-  if (dels === 0 || dels !== adds) return undefined;
-  const want = kind === DEL ? ADD : DEL;
-  let seen = 0;
-  for (let i = first; i < end; i++) if (kinds[i] === want && seen++ === rank) return i;
+  const scan = (first: number): Block => {
+    let dels = 0;
+    let adds = 0;
+    let end = first;
+    let oneRunEach = true;
+    for (; end < count && inBlock(kinds[end]); end++) {
+      if (kinds[end] === DEL) {
+        if (adds > 0) oneRunEach = false;
+        dels++;
+      } else if (kinds[end] === ADD) adds++;
+    }
+    if (!oneRunEach || dels === 0 || dels !== adds) return { first, end };
+    const pairs = { dels: new Int32Array(dels), adds: new Int32Array(adds) };
+    for (let i = first, d = 0, a = 0; i < end; i++) {
+      if (kinds[i] === DEL) pairs.dels[d++] = i;
+      else if (kinds[i] === ADD) pairs.adds[a++] = i;
+    }
+    return { first, end, pairs };
+  };
+  // The rows drawn together are neighbours: the last block found answers most of them.
+  let last: Block | undefined;
+  return (row) => {
+    const kind = kinds[row];
+    if (kind !== DEL && kind !== ADD) return undefined;
+    if (!last || row < last.first || row >= last.end) {
+      let first = row;
+      while (first > 0 && inBlock(kinds[first - 1])) first--;
+      last = scan(first);
+    }
+    if (!last.pairs) return undefined;
+    const [mine, theirs] =
+      kind === DEL ? [last.pairs.dels, last.pairs.adds] : [last.pairs.adds, last.pairs.dels];
+    const rank = rankOf(mine, row);
+    return rank === undefined ? undefined : theirs[rank];
+  };
+}
+
+/** Index of `value` in the ascending `sorted`, by binary search. */
+function rankOf(sorted: Int32Array, value: number): number | undefined {
+  let lo = 0;
+  let hi = sorted.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const v = sorted[mid]!;
+    if (v === value) return mid;
+    if (v < value) lo = mid + 1;
+    else hi = mid - 1;
+  }
   return undefined;
 }
 
@@ -231,6 +267,7 @@ function partnerOf(kinds: Uint8Array, count: number, row: number): number | unde
  */
 export function diffLineSource(unifiedDiff: string, style: Style, width: number): LineSource {
   const { count, kinds, oldNos, newNos, starts, ends } = indexDiff(unifiedDiff);
+  const partnerOf = diffPartners(kinds, count);
   let maxNo = 0;
   for (let i = 0; i < count; i++) maxNo = Math.max(maxNo, oldNos[i]!, newNos[i]!);
   const numWidth = Math.max(3, String(maxNo).length);
@@ -265,7 +302,7 @@ export function diffLineSource(unifiedDiff: string, style: Style, width: number)
     const kind = kinds[slot];
     if (kind === HUNK) return style.cyan(fitWidth(sanitizeLine(rowText(slot)), width));
     if (kind === NOTE) return style.dim(fitWidth(sanitizeLine(rowText(slot)), width));
-    const other = shift === 0 ? partnerOf(kinds, count, slot) : undefined;
+    const other = shift === 0 ? partnerOf(slot) : undefined;
     if (other !== undefined && (long(rowText(slot)) || long(rowText(other)))) {
       const [oldRaw, newRaw] =
         kind === DEL ? [rowText(slot), rowText(other)] : [rowText(other), rowText(slot)];

@@ -74,11 +74,16 @@ function* changedLines(unifiedDiff: string): Generator<string> {
   }
 }
 
+/** Whether every character of `text` is ASCII (its UTF-8 length is its length). */
+const isAscii = (text: string) => Buffer.byteLength(text, 'utf8') === text.length;
+
 /** Look-alike warnings for the paths and the changed (or new) text of a payload. */
 export function lookAlikeNotes(payload: ApprovalPayload): string[] {
   const texts: Iterable<string>[] = [[payload.path]];
   if (payload.type === 'move' || payload.type === 'copy') texts.push([payload.source, payload.destination]);
-  if ('unifiedDiff' in payload && payload.unifiedDiff) texts.push(changedLines(payload.unifiedDiff));
+  // An ASCII diff has no look-alike letters: a native byte count says so without a scan per line.
+  if ('unifiedDiff' in payload && payload.unifiedDiff && !isAscii(payload.unifiedDiff))
+    texts.push(changedLines(payload.unifiedDiff));
   else if (payload.type === 'write') texts.push(payload.content.slice(0, SCAN_BUDGET).split('\n'));
   return lookAlikeWarnings(
     (function* () {
