@@ -292,6 +292,3 @@ export function boundedUnifiedDiff(
   }
   return { unifiedDiff, added, removed, diffLines: countOf(unifiedDiff, '\n'), coarse };
 }
-
-const timeBudget = (o: { timeBudgetMs?: number }) =>
-  o.timeBudgetMs === undefined ? {} : { timeBudgetMs: o.timeBudgetMs };

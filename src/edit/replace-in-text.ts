@@ -375,7 +375,7 @@ function replaceBlocks(
       change = { oldFrom: table.offset(m.start - 1) - base, newFrom: lastLineAt };
     }
     const newTerms = rebuiltTerminators(rebuilt.lines, terms, eol, tail);
-    rebuilt.lines.forEach((l, i) => push(l.text, newTerms[i]!));
+    for (const [i, l] of rebuilt.lines.entries()) push(l.text, newTerms[i]!);
     const prev = changes.at(-1);
     const oldTo = table.offset(m.end) - base;
     if (prev && change.oldFrom < prev.oldTo) Object.assign(prev, { oldTo, newTo: written });
