@@ -74,14 +74,14 @@ function* changedLines(unifiedDiff: string): Generator<string> {
   }
 }
 
-/** Whether every character of `text` is ASCII (its UTF-8 length is its length). */
-const isAscii = (text: string) => Buffer.byteLength(text, 'utf8') === text.length;
+/** Whether every character of `text` is ASCII (one regex pass; this module also runs in browsers). */
+const isAscii = (text: string) => text.length <= 1 << 22 && /^[\x00-\x7f]*$/.test(text);
 
 /** Look-alike warnings for the paths and the changed (or new) text of a payload. */
 export function lookAlikeNotes(payload: ApprovalPayload): string[] {
   const texts: Iterable<string>[] = [[payload.path]];
   if (payload.type === 'move' || payload.type === 'copy') texts.push([payload.source, payload.destination]);
-  // An ASCII diff has no look-alike letters: a native byte count says so without a scan per line.
+  // An ASCII diff has no look-alike letters: one pass says so without a scan per line.
   if ('unifiedDiff' in payload && payload.unifiedDiff && !isAscii(payload.unifiedDiff))
     texts.push(changedLines(payload.unifiedDiff));
   else if (payload.type === 'write') texts.push(payload.content.slice(0, SCAN_BUDGET).split('\n'));
