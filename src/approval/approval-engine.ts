@@ -20,7 +20,7 @@ import type { AuditEvent } from './audit-events.js';
 import { blockedOutcome } from './blocked-outcome.js';
 import { type CallArguments, captureArguments, requestCopy, withPreview } from './call-arguments.js';
 import { ApprovalAborted } from './errors.js';
-import { type AppliedChain, chainKey, rebasedContext } from './rebase.js';
+import { type AppliedChain, batchStale, chainKey, changedByBatch, rebasedContext } from './rebase.js';
 import { userEditedOutcome } from './user-edit.js';
 import { checkRememberedTargets, rememberScopeOf, validateDecision } from './validate-decision.js';
 
@@ -221,9 +221,10 @@ export async function runBound(
   if (options.chain && !checked.edited) {
     const rebased = await rebaseOnto(toolset, binding, call, ctx, options.chain);
     if (rebased) context = { ...context, ...rebased.context };
+    const batched = changedByBatch(options.chain, binding);
     const outcome = await toolset.callTool(call.toolName, args, context);
     recordStep(options.chain, binding, outcome, rebased);
-    return outcome;
+    return batched ? batchStale(outcome, binding.shownPath, false) : outcome;
   }
   if (!checked.edited) return toolset.callTool(call.toolName, args, context);
   // The person's own version: checked again (a block still wins), applied exactly as they wrote it.
@@ -236,8 +237,9 @@ export async function runBound(
     verbatim: true,
     ...(targets ? { approvedTargets: targets } : {}),
   });
+  const batched = options.chain !== undefined && changedByBatch(options.chain, binding);
   return userEditedOutcome(
-    outcome,
+    batched ? batchStale(outcome, binding.shownPath, true) : outcome,
     JSON.parse(binding.requestedArgs),
     args as Record<string, unknown>,
     binding.note,

@@ -1,5 +1,6 @@
 import type { ApprovalResult } from '../contract/approval-types.js';
 import type { ToolCallContext } from '../contract/tool-call-context.js';
+import type { ToolOutcome } from '../contract/tool-outcome.js';
 import type { ApprovalBinding } from './approval-binding.js';
 
 /**
@@ -107,6 +108,34 @@ function stepsBetween(chain: AppliedChain, file: string, from: string, to: strin
     state = step.before;
   }
   return undefined;
+}
+
+/** Whether an earlier approved call of the batch changed the file a binding acts on. */
+export function changedByBatch(
+  chain: AppliedChain,
+  binding: Pick<ApprovalBinding, 'targets' | 'shownPath'>,
+): boolean {
+  const prefix = `${fileKey(binding)}\0`;
+  for (const key of chain.keys()) if (key.startsWith(prefix)) return true;
+  return false;
+}
+
+/**
+ * A stale_approval of a call whose file an earlier approved call of the same batch
+ * changed says so (the tool layer can only say the file is not the one shown).
+ */
+export function batchStale(outcome: ToolOutcome, path: string, edited: boolean): ToolOutcome {
+  if (outcome.ok || outcome.error.code !== 'stale_approval') return outcome;
+  const why = edited
+    ? 'the person edited this call, and an edited call runs only on the file exactly as it was shown'
+    : 'this change could not be moved onto that state unchanged (the lines it shows were touched, or moved out of place)';
+  return {
+    ok: false,
+    error: {
+      ...outcome.error,
+      message: `${path} was changed by an earlier approved call of the same batch after this call was shown, and ${why}. Nothing was written. Read the file again and make the call again to have it approved as it is now.`,
+    },
+  };
 }
 
 /**

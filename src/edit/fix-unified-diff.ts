@@ -114,7 +114,8 @@ function placedChanges(
 ): { changes: TextChange[]; firstLine: number } {
   const window = new LineTable(applied);
   const windowAt = bom + table.offset(from);
-  const newAt = (n: number) => windowAt + (window.starts[n - from] ?? Number.NaN);
+  // A last line left empty and unterminated has no characters: lines past the table start at its end.
+  const newAt = (n: number) => windowAt + (window.starts[Math.min(n - from, window.count)] ?? Number.NaN);
   const changes: TextChange[] = [];
   let firstLine = -1;
   const add = (o0: number, o1: number, n0: number, n1: number) => {

@@ -171,8 +171,14 @@ function replaceMatched(text: string, request: ReplaceRequest): ReplaceResult {
   if (!slipped) return fuzzy;
   // The cascade reads a slip as whole lines; where it finds nothing there (the request is part
   // of a line, or matches other lines), the text is still there exactly: a plain replacement.
+  // With replace_all, the lines it matches besides the slipped hits are matches too.
   const hitLines = lineNumbersAt(body, slipped.offsets);
-  if (fuzzy.ok && fuzzy.matchLines.every((l) => hitLines.includes(l))) return fuzzy;
+  const lineWise =
+    fuzzy.ok &&
+    (request.replaceAll
+      ? hitLines.every((l) => fuzzy.matchLines.includes(l))
+      : fuzzy.matchLines.every((l) => hitLines.includes(l)));
+  if (lineWise) return fuzzy;
   return replaceExact(body, restore, bom, slipped, request.replaceAll);
 }
 
