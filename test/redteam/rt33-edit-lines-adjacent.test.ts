@@ -58,7 +58,9 @@ function layOut(raw: any[], n: number): Op[] {
 
 function truthOf(lines: string[], ops: Op[]): Tagged[] {
   const out: Tagged[] = [];
-  const add = (c: string[]) => c.forEach((text) => out.push({ orig: -1, text }));
+  const add = (c: string[]) => {
+    for (const text of c) out.push({ orig: -1, text });
+  };
   let i = 0;
   for (const o of ops) {
     for (; i < o.at; i++) out.push({ orig: i, text: lines[i]! });

@@ -46,7 +46,10 @@ function truthOf(
   const out: Tagged[] = [];
   const ind = (s: string) => (s === '' ? '' : indent + s);
   lines.forEach((text, i) => {
-    if (!isT[i]) return out.push({ orig: i, text });
+    if (!isT[i]) {
+      out.push({ orig: i, text });
+      return;
+    }
     if (kind === 'before' || kind === 'both') out.push({ orig: -1, text: ind(add) });
     if (kind === 'replace') out.push({ orig: -1, text: ind('T2') });
     else if (kind !== 'delete') out.push({ orig: i, text: fileT(i) });
