@@ -110,15 +110,18 @@ function changedLineRanges(
   for (const c of changes) {
     const a0 = lineHolding(a, c.oldFrom);
     const b0 = lineHolding(b, c.newFrom);
-    // The change ends at a line start on both sides, or takes in the line it ends in.
+    // The change ends at a line start on both sides, or takes in the line it ends in on each
+    // (the lines after it then start together, at the first newline after it).
     const whole = startsLine(a.text, c.oldTo) && startsLine(b.text, c.newTo);
     const a1 = Math.max(a0, Math.min(a.count, lineHolding(a, c.oldTo) + (whole ? 0 : 1)));
     const b1 = Math.max(b0, Math.min(b.count, lineHolding(b, c.newTo) + (whole ? 0 : 1)));
     const prev = ranges.at(-1);
-    // Sharing a line with the change before (or lines between that do not pair up): one range.
+    // Sharing a line with the change before (or lines between that do not pair up): one range,
+    // ending where this change ends (the line the one before took in for what followed it is in
+    // this range either way).
     if (prev && (a0 < prev[1] || b0 < prev[3] || a0 - prev[1] !== b0 - prev[3])) {
-      prev[1] = Math.max(prev[1], a1);
-      prev[3] = Math.max(prev[3], b1);
+      prev[1] = Math.max(prev[0], a1);
+      prev[3] = Math.max(prev[2], b1);
     } else ranges.push([a0, a1, b0, b1]);
   }
   // Lines before the first and after the last range pair up too (else the range takes them in).
