@@ -107,9 +107,13 @@ describe('rt32 native: edit_lines (2 ops) then edit_lines', () => {
           const ops2 = dedupe(raw2, n);
           const r = await batch(lines, linesCall(ops1), ops2);
           cleanup();
-          const t1 = applyLineOps(lines, ops1);
-          const t12 = compose(t1, ops2);
-          const ok = [txt(t1), txt(applyLineOps(lines, ops2)), r.before];
+          // A replace of a line by its own text changes nothing and is shown as nothing: the oracle
+          // leaves it out (else it counts that line as touched by the first call, which no one saw).
+          const effective = (ops: LineOp[]) =>
+            ops.filter((o) => !(o.kind === 'replace' && o.content === lines[o.line]));
+          const t1 = applyLineOps(lines, effective(ops1));
+          const t12 = compose(t1, effective(ops2));
+          const ok = [txt(t1), txt(applyLineOps(lines, effective(ops2))), r.before];
           if (t12) ok.push(txt(t12));
           expect(ok, JSON.stringify({ n, ops1, ops2 })).toContain(r.after);
         },
@@ -117,6 +121,15 @@ describe('rt32 native: edit_lines (2 ops) then edit_lines', () => {
       {
         numRuns: 200,
         examples: [
+          // Found in CI: a no-op replace of line 1 next to an insertion, then line 1 replaced.
+          [
+            6,
+            [
+              { line: 0, kind: 'replace', content: '}' },
+              { line: 3, kind: 'insert_after', content: '}' },
+            ],
+            [{ line: 0, kind: 'replace', content: '' }],
+          ],
           [
             20,
             [
@@ -198,9 +211,13 @@ describe('rt32 native: other earlier calls with two change sites, then edit_line
             ops2,
           );
           cleanup();
-          const t1 = applyLineOps(lines, ops1);
-          const t12 = compose(t1, ops2);
-          const ok = [txt(t1), txt(applyLineOps(lines, ops2)), r.before];
+          // A replace of a line by its own text changes nothing and is shown as nothing: the oracle
+          // leaves it out (else it counts that line as touched by the first call, which no one saw).
+          const effective = (ops: LineOp[]) =>
+            ops.filter((o) => !(o.kind === 'replace' && o.content === lines[o.line]));
+          const t1 = applyLineOps(lines, effective(ops1));
+          const t12 = compose(t1, effective(ops2));
+          const ok = [txt(t1), txt(applyLineOps(lines, effective(ops2))), r.before];
           if (t12) ok.push(txt(t12));
           expect(ok, JSON.stringify({ lines, ops1, ops2 })).toContain(r.after);
         },
