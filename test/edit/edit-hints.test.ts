@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { boundedUnifiedDiff } from '../../src/edit/bounded-diff.js';
 import { replaceInText } from '../../src/edit/replace-in-text.js';
 import { detectEol, lineNumbersAt } from '../../src/edit/text-format.js';
-import { changedOldLines, expectDiffWithin, hintLines } from '../helpers/diff-region.js';
+import { expectDiffWithin, hintLines } from '../helpers/diff-region.js';
 import { expectSplice } from '../helpers/splice.js';
 
 const piece = fc.constantFrom('a', 'b', ' ', '\n', '\r\n', 'é', 'x = 1;');
@@ -64,11 +64,6 @@ describe('the unchanged-ends hint of an edit', () => {
           const hinted = boundedUnifiedDiff(t, result.newText, { ...options, known: result.unchanged });
           const [first, end] = hintLines(t, result.newText, result.unchanged);
           expectDiffWithin(t, result.newText, hinted.unifiedDiff, first, end);
-          // Where the change has one place only, the hint changes nothing.
-          const plain = boundedUnifiedDiff(t, result.newText, options);
-          const where = changedOldLines(plain.unifiedDiff);
-          if ([...where.removed, ...where.insertedAt].every((l) => l >= first && l <= end))
-            expect(hinted.added + hinted.removed).toBe(plain.added + plain.removed);
         },
       ),
       { numRuns: 600 },
