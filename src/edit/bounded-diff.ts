@@ -192,7 +192,8 @@ export function checkedChanges(
   headLines?: number,
 ): KnownShared | undefined {
   const { head, middle, tail } = splice;
-  const fallback = undefined;
+  const first = changes[0];
+  if (!first) return undefined;
   const oldEnd = oldText.length - tail;
   const newEnd = head + middle.length;
   // Old [from, to) against new [at, at + to - from), both inside the splice's middle.
@@ -205,14 +206,12 @@ export function checkedChanges(
   let oldAt = head;
   let newAt = head;
   for (const c of changes) {
-    if (c.oldFrom < oldAt || c.oldTo < c.oldFrom || c.newTo < c.newFrom) return fallback;
-    if (c.oldFrom - oldAt !== c.newFrom - newAt || !same(oldAt, c.oldFrom, newAt)) return fallback;
+    if (c.oldFrom < oldAt || c.oldTo < c.oldFrom || c.newTo < c.newFrom) return undefined;
+    if (c.oldFrom - oldAt !== c.newFrom - newAt || !same(oldAt, c.oldFrom, newAt)) return undefined;
     oldAt = c.oldTo;
     newAt = c.newTo;
   }
-  if (oldEnd - oldAt !== newEnd - newAt || !same(oldAt, oldEnd, newAt)) return fallback;
-  const first = changes[0];
-  if (!first) return fallback;
+  if (oldEnd - oldAt !== newEnd - newAt || !same(oldAt, oldEnd, newAt)) return undefined;
   return {
     head: first.oldFrom,
     tail: oldText.length - oldAt,
@@ -269,19 +268,14 @@ export function boundedUnifiedDiff(
   // The changes as the slices see them: the first from where the texts differ, the last up
   // to where they agree again; the places between are the caller's.
   const given = options.known?.changes ?? [];
-  const shifted = (c: TextChange): TextChange => ({
-    oldFrom: c.oldFrom - cut.head,
-    oldTo: c.oldTo - cut.head,
-    newFrom: c.newFrom - cut.head,
-    newTo: c.newTo - cut.head,
-  });
-  const changes = given.length > 1 ? given.map(shifted) : [{ oldFrom: 0, oldTo: 0, newFrom: 0, newTo: 0 }];
-  changes[0] = { ...changes[0]!, oldFrom: cut.from - cut.head, newFrom: cut.from - cut.head };
-  changes[changes.length - 1] = {
-    ...changes.at(-1)!,
-    oldTo: cut.oldEnd - cut.head,
-    newTo: cut.newEnd - cut.head,
-  };
+  const changes = (given.length > 1 ? given : [{ oldFrom: 0, oldTo: 0, newFrom: 0, newTo: 0 }]).map(
+    (c, k, all) => ({
+      oldFrom: k === 0 ? cut.from - cut.head : c.oldFrom - cut.head,
+      newFrom: k === 0 ? cut.from - cut.head : c.newFrom - cut.head,
+      oldTo: k === all.length - 1 ? cut.oldEnd - cut.head : c.oldTo - cut.head,
+      newTo: k === all.length - 1 ? cut.newEnd - cut.head : c.newTo - cut.head,
+    }),
+  );
   const { runs, coarse } = anchoredDiff(a, b, options.timeBudgetMs ?? 300, changedLineRanges(a, b, changes));
   if (runs.every((r) => r.kind === '='))
     return { unifiedDiff: '', added: 0, removed: 0, diffLines: 0, coarse: false };
