@@ -125,10 +125,70 @@ class AnchorScorer {
   }
 }
 
+/** Pieces of the anchor looked for, longest first. */
+const PIECES = 8;
+/** Hits of one piece that are scored: a piece seen more often is common, and only its first hits count. */
+const HITS_PER_PIECE = 32;
+/** A word longer than this also gives its two ends as pieces, so one typo inside it still finds it. */
+const LONG_WORD = 8;
+const END = 5;
+
 /**
- * The region of the file most like `needle`, found by its most distinctive
- * line (the longest). One pass over the file's characters at most: lines whose
- * length is far from the anchor's are skipped by their length alone.
+ * What the anchor's line is looked for by: its words (letters, digits, `_`; the
+ * normalisation never changes those, so each is in the file as it is in the
+ * needle), a long word's two ends, or, for a line of symbols, its runs without
+ * whitespace. Longest first: a long piece is the likeliest to be rare.
+ */
+function piecesOf(line: string): string[] {
+  const words = [...line.matchAll(/[\p{L}\p{N}_]+/gu)].map((m) => m[0]);
+  const pieces = new Set<string>();
+  for (const w of words) {
+    if (w.length < 3) continue;
+    pieces.add(w);
+    if (w.length > LONG_WORD) {
+      pieces.add(w.slice(0, END));
+      pieces.add(w.slice(-END));
+    }
+  }
+  if (pieces.size === 0)
+    for (const m of line.matchAll(/\S+/g)) if (m[0].length >= 2 && !hasFold(m[0])) pieces.add(m[0]);
+  return [...pieces].sort((a, b) => b.length - a.length).slice(0, PIECES);
+}
+
+const hasFold = (s: string) => {
+  for (let i = 0; i < s.length; i++) if (FOLDS.has(s.charCodeAt(i))) return true;
+  return false;
+};
+
+/**
+ * The lines that hold a piece of the anchor: every line of a rare piece, the first
+ * lines of a common one. Found by the engine's own substring search, a few passes
+ * over the text at native speed, never one in script over every character.
+ */
+function candidateLines(table: LineTable, pieces: readonly string[]): number[] {
+  const { text } = table;
+  const lines = new Set<number>();
+  for (const piece of pieces) {
+    let hits = 0;
+    for (let p = text.indexOf(piece); p !== -1 && hits < HITS_PER_PIECE; p = text.indexOf(piece, p + 1)) {
+      hits++;
+      const line = table.lineAt(p);
+      lines.add(line);
+      // The rest of this line says nothing new about this piece.
+      p = table.offset(line + 1) - 1;
+    }
+  }
+  return [...lines].sort((a, b) => a - b);
+}
+
+/**
+ * The region of the file most like `needle`, placed by its most distinctive line
+ * (the longest, the anchor): of the lines that share a piece with the anchor
+ * (see piecesOf, candidateLines), the one most like it by Dice similarity of
+ * bigrams of the normalised text, the first on a tie. Looking only where a piece
+ * is keeps the search a few native substring passes plus a bounded number of
+ * lines scored, whatever the file's size; a line like the anchor that shares no
+ * word and no long word's end with it is not found (it is not much like it).
  */
 export function closestRegion(
   file: LineTable | readonly string[],
@@ -145,7 +205,7 @@ export function closestRegion(
   const { text } = table;
   let best = -1;
   let bestScore = 0;
-  for (let i = 0; i < table.count; i++) {
+  for (const i of candidateLines(table, piecesOf(needle[anchorIndex]!))) {
     const start = table.offset(i);
     const end = table.offset(i + 1);
     const len = end - start;

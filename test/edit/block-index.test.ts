@@ -123,8 +123,10 @@ function referenceBest(lines: readonly string[], anchor: string): { index: numbe
   return { index, score };
 }
 
+const words = (s: string) => new Set(s.match(/[\p{L}\p{N}_]{3,}/gu) ?? []);
+
 describe('closestRegion', () => {
-  it('scores lines in place exactly as similarity() on the normalised line', () => {
+  it('scores in place exactly as similarity() on the normalised line, and finds the best line sharing a word with the needle', () => {
     const word = fc.constantFrom(
       'value',
       'compute',
@@ -147,8 +149,26 @@ describe('closestRegion', () => {
           .replace(/\s+/g, ' ')
           .replace(/[\u2018\u2019]/g, "'");
         fc.pre(anchor.length >= 3);
-        const want = referenceBest(lines, anchor);
         const got = closestRegion(lines, [needleLine]);
+        if (got) {
+          // What it reports is the truth about the line it names.
+          expect(got.score).toBeGreaterThanOrEqual(0.5);
+          const norm = lines[got.startLine - 1]!.replace(/[\u2018\u2019]/g, "'")
+            .trim()
+            .replace(/\s+/g, ' ');
+          expect(got.score).toBeCloseTo(similarity(anchor, norm), 10);
+        }
+        // Files here are shorter than the hits a piece is followed to: the best line
+        // sharing a word with the needle is always seen.
+        // (A needle line without such words is looked for by its runs without whitespace.)
+        const shared = words(needleLine);
+        const runs = (needleLine.match(/\S+/g) ?? []).filter(
+          (r) => r.length >= 2 && !/[\u2018\u2019]/.test(r),
+        );
+        const holds = (l: string) =>
+          shared.size > 0 ? [...words(l)].some((w) => shared.has(w)) : runs.some((r) => l.includes(r));
+        const sharing = lines.map((l) => (holds(l) ? l : '\u0000'));
+        const want = referenceBest(sharing, anchor);
         if (want.index === -1 || want.score < 0.5) expect(got).toBeUndefined();
         else {
           expect(got?.score).toBeCloseTo(want.score, 10);
@@ -157,5 +177,25 @@ describe('closestRegion', () => {
       }),
       { numRuns: 1_000 },
     );
+  });
+
+  it('finds a slipped line in a big file of lines like it, whatever the size', () => {
+    const source = (i: number) => `  const value${i} = compute(${i}, "item-${i}");`;
+    for (const n of [1_000, 200_000]) {
+      const text = `${Array.from({ length: n }, (_, i) => (i % 10 === 9 ? '}' : source(i))).join('\n')}\n`;
+      const at = Math.floor(n / 2) + 1;
+      const needle = [source(at).replace('compute', 'kompute'), '  missing();', '  return nothing;'];
+      const near = closestRegion(new LineTable(text), needle);
+      expect(near?.startLine).toBe(at + 1);
+      expect(near?.endLine).toBe(at + 3);
+      // A typo inside the one rare word: its ends still find the line.
+      const typo = [source(at).replace(`value${at}`, `valeu${at}`)];
+      expect(closestRegion(new LineTable(text), typo)?.startLine).toBe(at + 1);
+    }
+  });
+
+  it('a line of symbols is looked for by its runs', () => {
+    const lines = ['a', '});', 'b', '  }) ;', 'c'];
+    expect(closestRegion(lines, ['  });  '])?.startLine).toBe(2);
   });
 });
