@@ -67,6 +67,14 @@ function levelKey(line: string, level: MatchLevel): string {
 
 type Token = { side: 'old' | 'new'; i: number };
 
+/** Which lines of old [o0, o1) and new [n0, n1) have a possible partner on the other side. */
+type Candidates = (
+  o0: number,
+  o1: number,
+  n0: number,
+  n1: number,
+) => { old: (i: number) => boolean; new: (j: number) => boolean };
+
 /**
  * Pairs the old lines [o0, o1) with new lines [n0, n1) that stay unchanged (a
  * longest common subsequence under `same`), into `pairs` (new index → old index).
@@ -79,7 +87,7 @@ function alignSegment(
   o1: number,
   n0: number,
   n1: number,
-  candidates: () => { old: (i: number) => boolean; new: (j: number) => boolean },
+  candidates: Candidates,
   same: (i: number, j: number) => boolean,
   pairs: Map<number, number>,
 ): boolean {
@@ -88,7 +96,7 @@ function alignSegment(
   while (o0 < o1 && n0 < n1 && same(o0, n0)) pairs.set(n0++, o0++);
   while (o0 < o1 && n0 < n1 && same(o1 - 1, n1 - 1)) pairs.set(--n1, --o1);
   if (o0 === o1 || n0 === n1) return true;
-  const keep = candidates();
+  const keep = candidates(o0, o1, n0, n1);
   const tokens = (side: Token['side'], from: number, to: number, wanted: (i: number) => boolean) => {
     const out: Token[] = [];
     for (let i = from; i < to; i++) if (wanted(i)) out.push({ side, i });
@@ -158,24 +166,24 @@ export function rebuildReplacement(
   const same = (i: number, j: number) =>
     needle[i] === replacement[j] || (slipped[i]! && oldKeys[i] === newKey(j));
   // Which lines could be unchanged at all: one with no possible partner is a change.
+  // Asked per segment left after the common head and tail (its lines can only pair
+  // among themselves), so a one-line change in a long block looks at one line.
   // Found by looking every new line up among the old ones (the old side is usually
-  // the small one), so no set of the new lines is built. Built only when needed.
-  let known: { old: (i: number) => boolean; new: (j: number) => boolean } | undefined;
-  const candidates = () => {
-    if (known) return known;
-    const oldExact = new Set(needle);
-    const oldKeyed = new Set(oldKeys.filter((_, i) => slipped[i]));
+  // the small one), so no set of the new lines is built.
+  const candidates: Candidates = (o0, o1, n0, n1) => {
+    const oldExact = new Set(needle.slice(o0, o1));
+    const oldKeyed = new Set<string>();
+    for (let i = o0; i < o1; i++) if (slipped[i]) oldKeyed.add(oldKeys[i]!);
     const exactPartner = new Set<string>();
     const keyedPartner = new Set<string>();
-    for (let j = 0; j < replacement.length; j++) {
+    for (let j = n0; j < n1; j++) {
       if (oldExact.has(replacement[j]!)) exactPartner.add(replacement[j]!);
-      if (anySlipped && oldKeyed.has(newKey(j))) keyedPartner.add(newKey(j));
+      if (oldKeyed.size > 0 && oldKeyed.has(newKey(j))) keyedPartner.add(newKey(j));
     }
-    known = {
+    return {
       old: (i: number) => exactPartner.has(needle[i]!) || (slipped[i]! && keyedPartner.has(oldKeys[i]!)),
-      new: (j: number) => oldExact.has(replacement[j]!) || (anySlipped && oldKeyed.has(newKey(j))),
+      new: (j: number) => oldExact.has(replacement[j]!) || (oldKeyed.size > 0 && oldKeyed.has(newKey(j))),
     };
-    return known;
   };
   const pairs = new Map<number, number>();
   // Without an alignment in time, each line that repeats an old one is still found by its text.
@@ -198,11 +206,13 @@ export function rebuildReplacement(
   };
   const freshIdx: number[] = [];
   let unclear = false;
+  let everywhere: ReturnType<Candidates> | undefined;
   const out: RebuiltLine[] = replacement.map((line, j) => {
     const kept = pairs.get(j) ?? movedFrom(line, j);
     if (kept !== undefined) return { text: window[kept]!, from: kept };
     // Unaligned, a line equal to old lines with different file texts cannot be placed.
-    if (!aligned && candidates().new(j)) unclear = true;
+    if (!aligned && (everywhere ??= candidates(0, needle.length, 0, replacement.length)).new(j))
+      unclear = true;
     freshIdx.push(j);
     return { text: adjusted[j]! };
   });

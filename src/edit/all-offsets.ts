@@ -6,6 +6,7 @@ const WORDS_TRIED = 4;
 const RARE = 4;
 /** Shorter words are too common to narrow anything down. */
 const MIN_WORD = 3;
+const WORD = new RegExp(`\\S{${MIN_WORD},}`, 'g');
 
 /**
  * Every start offset of `needle` in `haystack`, overlapping ones included, ascending.
@@ -41,8 +42,9 @@ const WORDS_FROM = 1 << 16;
 function longestWords(needle: string): Array<{ word: string; at: number }> {
   const words: Array<{ word: string; at: number }> = [];
   const seen = new Set<string>();
-  for (const m of needle.slice(0, WORDS_FROM).matchAll(/\S+/g)) {
-    if (m[0].length < MIN_WORD || seen.has(m[0])) continue;
+  // Only runs long enough are matched: a request of a thousand `}` lines yields no match objects.
+  for (const m of needle.slice(0, WORDS_FROM).matchAll(WORD)) {
+    if (seen.has(m[0])) continue;
     seen.add(m[0]);
     words.push({ word: m[0], at: m.index });
   }

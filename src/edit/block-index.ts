@@ -174,7 +174,11 @@ function rarestRun(
 ): { run: string; at: number } | undefined {
   const runs: Array<{ run: string; at: number }> = [];
   const seen = new Set<string>();
+  const split = new Set<string>();
   keys.forEach((key, at) => {
+    // A key too short for a run, or split already, adds nothing (a request of a thousand `}` lines).
+    if (key.length < MIN_RUN || split.has(key)) return;
+    split.add(key);
     for (const run of key.split(SPLIT[level])) {
       if (run.length < MIN_RUN || seen.has(run)) continue;
       seen.add(run);
