@@ -211,8 +211,10 @@ export function rebuildReplacement(
     const kept = pairs.get(j) ?? movedFrom(line, j);
     if (kept !== undefined) return { text: window[kept]!, from: kept };
     // Unaligned, a line equal to old lines with different file texts cannot be placed.
-    if (!aligned && (everywhere ??= candidates(0, needle.length, 0, replacement.length)).new(j))
-      unclear = true;
+    if (!aligned) {
+      everywhere ??= candidates(0, needle.length, 0, replacement.length);
+      if (everywhere.new(j)) unclear = true;
+    }
     freshIdx.push(j);
     return { text: adjusted[j]! };
   });
