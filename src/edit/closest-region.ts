@@ -132,6 +132,8 @@ const HITS_PER_PIECE = 32;
 /** A word longer than this also gives its two ends as pieces, so one typo inside it still finds it. */
 const LONG_WORD = 8;
 const END = 5;
+/** Characters of the anchor's line its pieces are taken from, and that are compared. */
+const PIECES_FROM = 1 << 16;
 
 /**
  * What the anchor's line is looked for by: its words (letters, digits, `_`; the
@@ -139,11 +141,12 @@ const END = 5;
  * needle), a long word's two ends, or, for a line of symbols, its runs without
  * whitespace. Longest first: a long piece is the likeliest to be rare.
  */
-function piecesOf(line: string): string[] {
-  const words = [...line.matchAll(/[\p{L}\p{N}_]+/gu)].map((m) => m[0]);
+function piecesOf(whole: string): string[] {
+  // Its start will do: a 10 MB line is not split into a million words.
+  const line = whole.slice(0, PIECES_FROM);
+  const words = [...line.matchAll(/[\p{L}\p{N}_]{3,}/gu)].map((m) => m[0]);
   const pieces = new Set<string>();
   for (const w of words) {
-    if (w.length < 3) continue;
     pieces.add(w);
     if (w.length > LONG_WORD) {
       pieces.add(w.slice(0, END));
@@ -199,15 +202,18 @@ export function closestRegion(
   for (let i = 1; i < needle.length; i++) {
     if (needle[i]!.trim().length > needle[anchorIndex]!.trim().length) anchorIndex = i;
   }
-  const anchor = normalize(needle[anchorIndex] ?? '');
+  // A line longer than PIECES_FROM is compared by its start, and so is each candidate.
+  const whole = needle[anchorIndex] ?? '';
+  const cut = whole.length > PIECES_FROM;
+  const anchor = normalize(cut ? whole.slice(0, PIECES_FROM) : whole);
   if (anchor.length < 3) return undefined;
   const scorer = new AnchorScorer(anchor);
   const { text } = table;
   let best = -1;
   let bestScore = 0;
-  for (const i of candidateLines(table, piecesOf(needle[anchorIndex]!))) {
+  for (const i of candidateLines(table, piecesOf(whole))) {
     const start = table.offset(i);
-    const end = table.offset(i + 1);
+    const end = cut ? Math.min(table.offset(i + 1), start + PIECES_FROM) : table.offset(i + 1);
     const len = end - start;
     // Raw length includes the line end (at most 2): the bounds allow for it.
     if (len < anchor.length / 3 || len > anchor.length * 3 + 22) continue;

@@ -194,6 +194,12 @@ describe('closestRegion', () => {
     }
   });
 
+  it('a 10 MB line is compared by its start, and still found', () => {
+    const long = Array.from({ length: 1_300_000 }, (_, i) => `w${i}`).join(' ');
+    const lines = ['a', 'b', long.replace('w5 ', 'w5x '), 'c'];
+    expect(closestRegion(lines, [long, 'x'])).toMatchObject({ startLine: 3, endLine: 4 });
+  });
+
   it('a line of symbols is looked for by its runs', () => {
     const lines = ['a', '});', 'b', '  }) ;', 'c'];
     expect(closestRegion(lines, ['  });  '])?.startLine).toBe(2);
