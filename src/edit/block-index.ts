@@ -158,6 +158,10 @@ const RUNS_TRIED = 8;
 /** A run found at most this often is rare enough: its lines are checked as they are. */
 const RARE = 4;
 
+/** Characters of the request its runs are taken from (in all, first lines first). */
+const RUN_CHARS = 1 << 16;
+const LONG_RUN = 64;
+
 /**
  * The run of the request to search the text for: the longest runs are counted in
  * the text (each count stops once past RARE), and the first one that rare, else the
@@ -175,11 +179,19 @@ function rarestRun(
   const runs: Array<{ run: string; at: number }> = [];
   const seen = new Set<string>();
   const split = new Set<string>();
+  let budget = RUN_CHARS;
   keys.forEach((key, at) => {
     // A key too short for a run, or split already, adds nothing (a request of a thousand `}` lines).
-    if (key.length < MIN_RUN || split.has(key)) return;
+    if (key.length < MIN_RUN || split.has(key) || budget <= 0) return;
     split.add(key);
-    for (const run of key.split(SPLIT[level])) {
+    // Any run of the request will do, so a few of its characters are enough to choose from:
+    // a 10 MB line is not split into two million words (a prefix of a run is a run too).
+    const part = key.length > budget ? key.slice(0, budget) : key;
+    budget -= part.length;
+    for (const whole of part.split(SPLIT[level])) {
+      // A long run is searched by its start: the engine's search for a long needle can
+      // crawl over repetitive text, and 64 characters are as rare as more.
+      const run = whole.length > LONG_RUN ? whole.slice(0, LONG_RUN) : whole;
       if (run.length < MIN_RUN || seen.has(run)) continue;
       seen.add(run);
       runs.push({ run, at });

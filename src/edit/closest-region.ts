@@ -45,8 +45,12 @@ for (const c of TYPO_CLASSES) {
   for (let code = 0x80; code < 0x3100; code++)
     if (one.test(String.fromCharCode(code))) FOLDS.set(code, c.ascii);
 }
-const isSpace = (c: number) =>
-  c === 32 || (c >= 9 && c <= 13) || (c > 127 && /\s/.test(String.fromCharCode(c)));
+/** What `\s` matches, by code unit (a table: a regex per character made non-ASCII text slow to score). */
+const SPACES = new Uint8Array(0x10000);
+for (const c of [9, 10, 11, 12, 13, 32, 0xa0, 0x1680, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000, 0xfeff])
+  SPACES[c] = 1;
+for (let c = 0x2000; c <= 0x200a; c++) SPACES[c] = 1;
+const isSpace = (c: number) => SPACES[c] === 1;
 
 /**
  * Scores lines against one anchor string (Dice on bigrams of the normalised
@@ -127,11 +131,14 @@ class AnchorScorer {
 
 /** Pieces of the anchor looked for, longest first. */
 const PIECES = 8;
-/** Hits of one piece that are scored: a piece seen more often is common, and only its first hits count. */
-const HITS_PER_PIECE = 32;
+/** Lines of one piece that are followed: a piece on more lines is common, and only its first lines count. */
+const HITS_PER_PIECE = 1024;
+/** Characters scored in all, lines holding the most pieces first. */
+const SCORED_CHARS = 1 << 22;
 /** A word longer than this also gives its two ends as pieces, so one typo inside it still finds it. */
 const LONG_WORD = 8;
 const END = 5;
+const LONG_PIECE = 64;
 /** Characters of the anchor's line its pieces are taken from, and that are compared. */
 const PIECES_FROM = 1 << 16;
 
@@ -147,14 +154,16 @@ function piecesOf(whole: string): string[] {
   const words = [...line.matchAll(/[\p{L}\p{N}_]{3,}/gu)].map((m) => m[0]);
   const pieces = new Set<string>();
   for (const w of words) {
-    pieces.add(w);
+    // A long word is searched by its start (the engine's search for a long needle can crawl over repetitive text).
+    pieces.add(w.length > LONG_PIECE ? w.slice(0, LONG_PIECE) : w);
     if (w.length > LONG_WORD) {
       pieces.add(w.slice(0, END));
       pieces.add(w.slice(-END));
     }
   }
   if (pieces.size === 0)
-    for (const m of line.matchAll(/\S+/g)) if (m[0].length >= 2 && !hasFold(m[0])) pieces.add(m[0]);
+    for (const m of line.matchAll(/\S+/g))
+      if (m[0].length >= 2 && !hasFold(m[0])) pieces.add(m[0].slice(0, LONG_PIECE));
   return [...pieces].sort((a, b) => b.length - a.length).slice(0, PIECES);
 }
 
@@ -164,31 +173,35 @@ const hasFold = (s: string) => {
 };
 
 /**
- * The lines that hold a piece of the anchor: every line of a rare piece, the first
- * lines of a common one. Found by the engine's own substring search, a few passes
- * over the text at native speed, never one in script over every character.
+ * The lines that hold a piece of the anchor, those holding the most pieces first
+ * (then in file order): every line of a rare piece, the first lines of a common
+ * one. Found by the engine's own substring search, a few passes over the text at
+ * native speed, never one in script over every character.
  */
 function candidateLines(table: LineTable, pieces: readonly string[]): number[] {
   const { text } = table;
-  const lines = new Set<number>();
+  const votes = new Map<number, number>();
   for (const piece of pieces) {
     let hits = 0;
     for (let p = text.indexOf(piece); p !== -1 && hits < HITS_PER_PIECE; p = text.indexOf(piece, p + 1)) {
       hits++;
       const line = table.lineAt(p);
-      lines.add(line);
+      votes.set(line, (votes.get(line) ?? 0) + 1);
       // The rest of this line says nothing new about this piece.
       p = table.offset(line + 1) - 1;
     }
   }
-  return [...lines].sort((a, b) => a - b);
+  return [...votes.keys()].sort((a, b) => votes.get(b)! - votes.get(a)! || a - b);
 }
+
+const isBlank = (c: number) => c === 32 || (c >= 9 && c <= 13);
 
 /**
  * The region of the file most like `needle`, placed by its most distinctive line
  * (the longest, the anchor): of the lines that share a piece with the anchor
- * (see piecesOf, candidateLines), the one most like it by Dice similarity of
- * bigrams of the normalised text, the first on a tie. Looking only where a piece
+ * (see piecesOf, candidateLines; scored those with most pieces first, up to
+ * SCORED_CHARS), the one most like it by Dice similarity of bigrams of the
+ * normalised text, the first on a tie. Looking only where a piece
  * is keeps the search a few native substring passes plus a bounded number of
  * lines scored, whatever the file's size; a line like the anchor that shares no
  * word and no long word's end with it is not found (it is not much like it).
@@ -211,17 +224,23 @@ export function closestRegion(
   const { text } = table;
   let best = -1;
   let bestScore = 0;
+  let budget = SCORED_CHARS;
   for (const i of candidateLines(table, piecesOf(whole))) {
-    const start = table.offset(i);
-    const end = cut ? Math.min(table.offset(i + 1), start + PIECES_FROM) : table.offset(i + 1);
+    let start = table.offset(i);
+    let end = table.offset(i + 1);
+    // Compared without its indentation and trailing blanks (the normalised text has none).
+    while (start < end && isBlank(text.charCodeAt(start))) start++;
+    while (end > start && isBlank(text.charCodeAt(end - 1))) end--;
+    if (cut) end = Math.min(end, start + PIECES_FROM);
     const len = end - start;
-    // Raw length includes the line end (at most 2): the bounds allow for it.
-    if (len < anchor.length / 3 || len > anchor.length * 3 + 22) continue;
+    if (len < anchor.length / 3 || len > anchor.length * 3 + 20) continue;
     const score = scorer.score(text, start, end);
-    if (score > bestScore) {
+    if (score > bestScore || (score === bestScore && i < best)) {
       bestScore = score;
       best = i;
     }
+    budget -= len;
+    if (budget <= 0) break;
   }
   if (best === -1 || bestScore < 0.5) return undefined;
   const start = Math.max(0, best - anchorIndex);

@@ -113,7 +113,9 @@ function referenceBest(lines: readonly string[], anchor: string): { index: numbe
   let index = -1;
   let score = 0;
   lines.forEach((line, i) => {
-    if (line.length < anchor.length / 3 || line.length > anchor.length * 3 + 20) return;
+    // Its length without indentation and trailing ASCII blanks.
+    const len = line.replace(/^[\t-\r ]+|[\t-\r ]+$/g, '').length;
+    if (len < anchor.length / 3 || len > anchor.length * 3 + 20) return;
     const s = similarity(anchor, norm(line));
     if (s > score) {
       score = s;
@@ -140,6 +142,9 @@ describe('closestRegion', () => {
       'café',
       'é€',
       '😀x',
+      '\u3000',
+      '\u00a0y',
+      '\u2028',
     );
     const line = fc.array(word, { maxLength: 6 }).map((w) => w.join(' '));
     fc.assert(
