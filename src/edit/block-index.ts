@@ -47,7 +47,7 @@ const SPLIT: Record<MatchLevel, RegExp> = {
 };
 
 /** Shorter runs are too common to narrow anything down. */
-const MIN_RUN = 3;
+const MIN_RUN = 2;
 
 function viaText(
   table: LineTable,
