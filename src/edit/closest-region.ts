@@ -194,8 +194,6 @@ function candidateLines(table: LineTable, pieces: readonly string[]): number[] {
   return [...votes.keys()].sort((a, b) => votes.get(b)! - votes.get(a)! || a - b);
 }
 
-const isBlank = (c: number) => c === 32 || (c >= 9 && c <= 13);
-
 /**
  * The region of the file most like `needle`, placed by its most distinctive line
  * (the longest, the anchor): of the lines that share a piece with the anchor
@@ -228,9 +226,9 @@ export function closestRegion(
   for (const i of candidateLines(table, piecesOf(whole))) {
     let start = table.offset(i);
     let end = table.offset(i + 1);
-    // Compared without its indentation and trailing blanks (the normalised text has none).
-    while (start < end && isBlank(text.charCodeAt(start))) start++;
-    while (end > start && isBlank(text.charCodeAt(end - 1))) end--;
+    // Compared without its indentation and trailing whitespace (the normalised text has none).
+    while (start < end && isSpace(text.charCodeAt(start))) start++;
+    while (end > start && isSpace(text.charCodeAt(end - 1))) end--;
     if (cut) end = Math.min(end, start + PIECES_FROM);
     const len = end - start;
     if (len < anchor.length / 3 || len > anchor.length * 3 + 20) continue;

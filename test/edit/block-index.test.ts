@@ -113,8 +113,8 @@ function referenceBest(lines: readonly string[], anchor: string): { index: numbe
   let index = -1;
   let score = 0;
   lines.forEach((line, i) => {
-    // Its length without indentation and trailing ASCII blanks.
-    const len = line.replace(/^[\t-\r ]+|[\t-\r ]+$/g, '').length;
+    // Its length without indentation and trailing whitespace.
+    const len = line.trim().length;
     if (len < anchor.length / 3 || len > anchor.length * 3 + 20) return;
     const s = similarity(anchor, norm(line));
     if (s > score) {
