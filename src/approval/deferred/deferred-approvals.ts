@@ -49,7 +49,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * by claiming that record (`claim`), once, and only as bound (same arguments,
  * sandbox and file states, else `stale_approval`). Nothing the browser sends
  * back can stand in for a record. A claimed, denied or expired call id leaves a
- * tombstone, so it is never recorded or run again.
+ * tombstone, kept 2 × ttl, so it is not recorded or run again; past that, the
+ * same id asked again is a new request, shown again.
  *
  * Records are scoped by conversation: `forConversation(chatId)` per request.
  */
