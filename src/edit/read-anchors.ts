@@ -27,31 +27,95 @@ class PrefixCounts {
   }
 }
 
-/**
- * Counts of 24-bit prefixes, saturating at 2, as two bits per prefix in a 4 MiB
- * table (a "seen" and a "seen twice" word side by side): for big files, no
- * probing, and a table small enough that random lookups mostly hit the cache.
- */
-class DirectCounts {
-  private readonly bits = new Int32Array(1 << 20);
-  add(prefix: number): void {
-    const w = (prefix >>> 5) << 1;
-    const bit = 1 << (prefix & 31);
-    if (this.bits[w]! & bit) this.bits[w + 1]! |= bit;
-    else this.bits[w]! |= bit;
-  }
-  count(prefix: number): number {
-    const w = (prefix >>> 5) << 1;
-    const bit = 1 << (prefix & 31);
-    return this.bits[w + 1]! & bit ? 2 : this.bits[w]! & bit ? 1 : 0;
-  }
+/** Prefixes are 24 bits: the top 8 pick a bucket, the low 16 a bit in that bucket's table. */
+const BUCKETS = 256;
+const BUCKET_WORDS = (1 << 16) >>> 5;
+
+/** Keys (24-bit prefixes) grouped by bucket by a counting sort: each bucket's low 16 bits and original positions. */
+interface Bucketed {
+  low: Uint16Array;
+  at: Uint32Array;
+  /** Bucket b holds positions [bounds[b], bounds[b + 1]) of low and at. */
+  bounds: Int32Array;
 }
 
-/** Counts a read only compares with 0, 1 and "more than one". */
-type Counts = Pick<PrefixCounts, 'add' | 'count'>;
+/** The 24-bit prefixes (top bits) of 32-bit hashes, bucketed. */
+function bucketed(hashes: Uint32Array): Bucketed {
+  const bounds = new Int32Array(BUCKETS + 1);
+  for (let i = 0; i < hashes.length; i++) bounds[(hashes[i]! >>> 24) + 1]!++;
+  for (let b = 0; b < BUCKETS; b++) bounds[b + 1]! += bounds[b];
+  const next = bounds.slice(0, BUCKETS);
+  const low = new Uint16Array(hashes.length);
+  const at = new Uint32Array(hashes.length);
+  for (let i = 0; i < hashes.length; i++) {
+    const h = hashes[i]!;
+    const p = next[h >>> 24]!++;
+    low[p] = (h >>> 8) & 0xffff;
+    at[p] = i;
+  }
+  return { low, at, bounds };
+}
 
-const countsFor = (n: number, directFrom: number): Counts =>
-  n >= directFrom ? new DirectCounts() : new PrefixCounts(n);
+/**
+ * For big inputs, counts of 24-bit prefixes bucket by bucket: a counting sort groups
+ * the keys by their top 8 bits, then each bucket is counted in a 16 KiB bit table
+ * that stays in cache. Counting in one 4 MiB table in line order was a cache and
+ * TLB miss per line (100–300 ms for a million lines on a small VM; this, ~20 ms).
+ */
+function sharedPrefixes({ low, at, bounds }: Bucketed): Uint8Array {
+  const shared = new Uint8Array(low.length);
+  const seen = new Int32Array(BUCKET_WORDS);
+  const twice = new Int32Array(BUCKET_WORDS);
+  for (let b = 0; b < BUCKETS; b++) {
+    const from = bounds[b]!;
+    const to = bounds[b + 1]!;
+    if (from === to) continue;
+    seen.fill(0);
+    twice.fill(0);
+    for (let p = from; p < to; p++) {
+      const w = low[p]! >>> 5;
+      const bit = 1 << (low[p]! & 31);
+      if (seen[w]! & bit) twice[w]! |= bit;
+      else seen[w]! |= bit;
+    }
+    for (let p = from; p < to; p++) if (twice[low[p]! >>> 5]! & (1 << (low[p]! & 31))) shared[at[p]!] = 1;
+  }
+  return shared;
+}
+
+/**
+ * For each of `probes` (32-bit hashes), whether its prefix occurs exactly once among
+ * the probes' and nowhere among `keys`, bucket by bucket like sharedPrefixes.
+ */
+function uniqueAgainst(keys: Bucketed, probes: Uint32Array): Uint8Array {
+  const own = bucketed(probes);
+  const unique = new Uint8Array(probes.length);
+  const taken = new Int32Array(BUCKET_WORDS);
+  const seen = new Int32Array(BUCKET_WORDS);
+  const twice = new Int32Array(BUCKET_WORDS);
+  for (let b = 0; b < BUCKETS; b++) {
+    const from = own.bounds[b]!;
+    const to = own.bounds[b + 1]!;
+    if (from === to) continue;
+    taken.fill(0);
+    seen.fill(0);
+    twice.fill(0);
+    for (let p = keys.bounds[b]!; p < keys.bounds[b + 1]!; p++)
+      taken[keys.low[p]! >>> 5]! |= 1 << (keys.low[p]! & 31);
+    for (let p = from; p < to; p++) {
+      const w = own.low[p]! >>> 5;
+      const bit = 1 << (own.low[p]! & 31);
+      if (seen[w]! & bit) twice[w]! |= bit;
+      else seen[w]! |= bit;
+    }
+    for (let p = from; p < to; p++) {
+      const w = own.low[p]! >>> 5;
+      const bit = 1 << (own.low[p]! & 31);
+      if (!(twice[w]! & bit) && !(taken[w]! & bit)) unique[own.at[p]!] = 1;
+    }
+  }
+  return unique;
+}
 
 // A function declaration and a local copy of EMPTY: a module-level const read in a
 // hot loop is a checked context load, which makes the loop markedly slower.
@@ -68,18 +132,20 @@ const EMPTY = hash32('');
  * line with its position (twins with twin surroundings, e.g. a run of "}" lines),
  * which names the line the model was shown in exactly that version of the file.
  * O(n) over the lines' 32-bit hashes, in typed arrays; from `directFrom` lines on
- * the prefixes are counted in a direct table (the hash table's probing cost most).
+ * the prefixes are counted bucket by bucket (see sharedPrefixes), below it in one
+ * small hash table.
  */
 export function readAnchors(hashes: Uint32Array, directFrom = 1 << 16): Uint32Array {
   const n = hashes.length;
   const empty = EMPTY;
-  const plain = countsFor(n, directFrom);
-  for (let i = 0; i < n; i++) plain.add(hashes[i]! >>> 8);
+  const counting = n >= directFrom ? bucketCounting(hashes) : tableCounting(hashes);
+  const shared = counting.shared;
   const shown = hashes.slice();
   let twinCount = 0;
-  const twins = new Int32Array(n);
-  for (let i = 0; i < n; i++) if (plain.count(hashes[i]! >>> 8) > 1) twins[twinCount++] = i;
+  for (let i = 0; i < n; i++) twinCount += shared[i]!;
   if (twinCount === 0) return shown;
+  const twins = new Int32Array(twinCount);
+  for (let i = 0, k = 0; i < n; i++) if (shared[i]) twins[k++] = i;
   // The nearest non-empty line before and after each twin, found from the twin
   // itself: a walk stops at the first non-empty line or at the twin before (whose
   // answer it reuses), so all walks together cover each line at most once.
@@ -105,17 +171,45 @@ export function readAnchors(hashes: Uint32Array, directFrom = 1 << 16): Uint32Ar
             : next[k + 1]!;
   }
   const context = new Uint32Array(twinCount);
-  const contextCounts = countsFor(twinCount, directFrom);
+  for (let k = 0; k < twinCount; k++) context[k] = mix(mix(prev[k]!, hashes[twins[k]!]!), next[k]!);
+  const unique = counting.uniqueAmong(context);
   for (let k = 0; k < twinCount; k++) {
     const i = twins[k]!;
-    context[k] = mix(mix(prev[k]!, hashes[i]!), next[k]!);
-    contextCounts.add(context[k]! >>> 8);
-  }
-  for (let k = 0; k < twinCount; k++) {
-    const i = twins[k]!;
-    const c = context[k]!;
-    const unique = contextCounts.count(c >>> 8) === 1 && plain.count(c >>> 8) === 0;
-    shown[i] = unique ? c : mix(hashes[i]!, i + 1);
+    shown[i] = unique[k] ? context[k]! : mix(hashes[i]!, i + 1);
   }
   return shown;
+}
+
+/** How readAnchors counts prefixes: which lines share theirs, and which context hashes are unique. */
+interface Counting {
+  /** 1 where the line's prefix is another line's too. */
+  shared: Uint8Array;
+  /** 1 where a context's prefix is no other context's and no line's. */
+  uniqueAmong(contexts: Uint32Array): Uint8Array;
+}
+
+function bucketCounting(hashes: Uint32Array): Counting {
+  const keys = bucketed(hashes);
+  return { shared: sharedPrefixes(keys), uniqueAmong: (contexts) => uniqueAgainst(keys, contexts) };
+}
+
+/** For small inputs: one hash table of prefixes (no per-bucket tables to clear). */
+function tableCounting(hashes: Uint32Array): Counting {
+  const plain = new PrefixCounts(hashes.length);
+  for (let i = 0; i < hashes.length; i++) plain.add(hashes[i]! >>> 8);
+  const shared = new Uint8Array(hashes.length);
+  for (let i = 0; i < hashes.length; i++) shared[i] = plain.count(hashes[i]! >>> 8) > 1 ? 1 : 0;
+  return {
+    shared,
+    uniqueAmong(contexts) {
+      const counts = new PrefixCounts(contexts.length);
+      for (let k = 0; k < contexts.length; k++) counts.add(contexts[k]! >>> 8);
+      const unique = new Uint8Array(contexts.length);
+      for (let k = 0; k < contexts.length; k++) {
+        const c = contexts[k]! >>> 8;
+        unique[k] = counts.count(c) === 1 && plain.count(c) === 0 ? 1 : 0;
+      }
+      return unique;
+    },
+  };
 }
