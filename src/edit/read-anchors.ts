@@ -43,7 +43,7 @@ interface Bucketed {
 function bucketed(hashes: Uint32Array): Bucketed {
   const bounds = new Int32Array(BUCKETS + 1);
   for (let i = 0; i < hashes.length; i++) bounds[(hashes[i]! >>> 24) + 1]!++;
-  for (let b = 0; b < BUCKETS; b++) bounds[b + 1]! += bounds[b];
+  for (let b = 0; b < BUCKETS; b++) bounds[b + 1] = bounds[b + 1]! + bounds[b]!;
   const next = bounds.slice(0, BUCKETS);
   const low = new Uint16Array(hashes.length);
   const at = new Uint32Array(hashes.length);
