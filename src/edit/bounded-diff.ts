@@ -1,7 +1,7 @@
 import { anchoredDiff } from './anchored-diff.js';
 import { commonLength } from './common-length.js';
 import { LineTable } from './line-table.js';
-import { countOf, type TextSplice } from './text-format.js';
+import { countOf, lineStartAt, type TextSplice } from './text-format.js';
 import { formatHunks } from './unified-hunks.js';
 
 export interface BoundedDiff {
@@ -231,6 +231,55 @@ export function countDiffLines(unifiedDiff: string): { added: number; removed: n
   return { added, removed };
 }
 
+/** Below this many characters a splice's new text is diffed whole: a window saves nothing. */
+const WINDOW_FROM = 1 << 16;
+
+/**
+ * The lines of both texts around a splice: from `context + 1` lines before the first
+ * character it (or the caller's KnownShared) changes to `context + 2` lines after the
+ * last, with the caller's KnownShared moved into the window. Everything a diff cuts
+ * away as shared lies outside, so the window's diff is the whole texts' diff, its
+ * hunk headers moved down by `linesBefore`.
+ */
+function spliceWindow(
+  oldText: string,
+  splice: TextSplice,
+  context: number,
+  known: KnownShared | undefined,
+): { oldText: string; newText: string; known: KnownShared; linesBefore: number } | undefined {
+  if (oldText.length < WINDOW_FROM) return undefined;
+  const head = Math.min(splice.head, known?.head ?? splice.head);
+  const tail = Math.min(splice.tail, known?.tail ?? splice.tail);
+  let lo = lineStartAt(oldText, head);
+  for (let k = 0; k <= context && lo > 0; k++) lo = lineStartAt(oldText, lo - 1);
+  let hi = oldText.length - tail;
+  for (let k = 0; k <= context + 1 && hi < oldText.length; k++) {
+    const newline = oldText.indexOf('\n', hi);
+    hi = newline === -1 ? oldText.length : newline + 1;
+  }
+  const linesBefore =
+    known?.headLines !== undefined
+      ? known.headLines - newlinesIn(oldText, lo, known.head)
+      : newlinesIn(oldText, 0, lo);
+  const shift = (c: TextChange): TextChange => ({
+    oldFrom: c.oldFrom - lo,
+    oldTo: c.oldTo - lo,
+    newFrom: c.newFrom - lo,
+    newTo: c.newTo - lo,
+  });
+  return {
+    oldText: oldText.slice(lo, hi),
+    newText: oldText.slice(lo, splice.head) + splice.middle + oldText.slice(oldText.length - splice.tail, hi),
+    known: {
+      head: (known?.head ?? head) - lo,
+      tail: (known?.tail ?? tail) - (oldText.length - hi),
+      ...(known?.headLines !== undefined ? { headLines: known.headLines - linesBefore } : {}),
+      ...(known?.changes ? { changes: known.changes.map(shift) } : {}),
+    },
+    linesBefore,
+  };
+}
+
 /**
  * A unified diff of two texts that stays cheap and exact on any input: the common
  * prefix and suffix are trimmed first by string comparison (an edit's diff is then
@@ -247,6 +296,12 @@ export function boundedUnifiedDiff(
     context?: number;
     timeBudgetMs?: number;
     known?: KnownShared;
+    /**
+     * newText as oldText with [head, length - tail) replaced by `middle`, when the caller
+     * has it apart: then only a window of lines around the change is compared, and
+     * newText itself is not read (reading a big text joined from pieces copies it whole).
+     */
+    splice?: TextSplice;
     /** Lines before the texts given (they are slices of bigger ones): hunk headers count from there. */
     firstLine?: number;
     /**
@@ -258,6 +313,15 @@ export function boundedUnifiedDiff(
   },
 ): BoundedDiff {
   const context = options.context ?? 3;
+  const window = options.splice && spliceWindow(oldText, options.splice, context, options.known);
+  if (window) {
+    const { splice: _, ...rest } = options;
+    return boundedUnifiedDiff(window.oldText, window.newText, {
+      ...rest,
+      known: window.known,
+      firstLine: (options.firstLine ?? 0) + window.linesBefore,
+    });
+  }
   // Large files differ in a small region: cut the shared head and tail by string comparison
   // first, so only the changed middle (plus context) is ever split into lines.
   const cut = sharedEnds(oldText, newText, context, options.known ?? { head: 0, tail: 0 });

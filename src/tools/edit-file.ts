@@ -147,6 +147,7 @@ function buildEditPayload(
     newPath: virtualPath,
     timeBudgetMs: ctx.limits.diffTimeBudgetMs,
     known: edit.unchanged,
+    splice: edit.splice,
   });
   const matchLine = edit.matchLines[0] ?? 1;
   const span = toModelText(input.old_string).split('\n').length;
@@ -206,6 +207,7 @@ export const editFile: SandboxTool<EditFileInput, EditFileOutput> = {
           newPath: resolved.virtualPath,
           timeBudgetMs: ctx.limits.diffTimeBudgetMs,
           known: edit.unchanged,
+          splice: edit.splice,
           // The model wrote the new text itself: a huge insertion is not echoed back into its context.
           shownPerRun: RESULT_LINES_PER_RUN,
         }),

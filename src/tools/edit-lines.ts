@@ -127,6 +127,7 @@ export const editLines: SandboxTool<EditLinesInput, EditLinesOutput> = {
           head: result.splice.head,
           tail: result.splice.tail,
         },
+        splice: result.splice,
       });
       const payload: LinesEditPayload = {
         type: 'lines',

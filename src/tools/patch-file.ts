@@ -79,6 +79,7 @@ export const patchFile: SandboxTool<PatchFileInput, PatchFileOutput> = {
         newPath: resolved.virtualPath,
         timeBudgetMs: ctx.limits.diffTimeBudgetMs,
         known: fixed.unchanged,
+        splice: fixed.splice,
       });
       const payload: PatchPayload = {
         type: 'patch',
