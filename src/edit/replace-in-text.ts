@@ -27,6 +27,8 @@ export interface ReplaceRequest {
   verbatim?: boolean;
   /** False for a file the model may not read unasked: a failure names lines, never shows them. */
   reveal?: boolean;
+  /** The text's latin1 bytes when it is all ASCII (a file's own bytes): lines are counted there. */
+  bytes?: Uint8Array;
 }
 
 export type ReplaceResult =
@@ -129,7 +131,10 @@ export function replaceInText(text: string, request: ReplaceRequest): ReplaceRes
   };
 }
 
-function replaceMatched(text: string, request: ReplaceRequest): ReplaceResult {
+function replaceMatched(text: string, given: ReplaceRequest): ReplaceResult {
+  // Bytes that are not this text's, one for one, are not used.
+  const { bytes, ...rest } = given;
+  const request: ReplaceRequest = bytes?.length === text.length ? given : rest;
   if (request.oldString === '') {
     return {
       ok: false,
@@ -164,7 +169,7 @@ function replaceMatched(text: string, request: ReplaceRequest): ReplaceResult {
     // A hit that only exists because the model dropped part of a line's indentation or trailing
     // whitespace is a whitespace slip, not an exact match: the line cascade handles it.
     if (!offsets.every((o) => slipsWhitespace(body, o, variant.oldText)))
-      return replaceExact(body, restore, bom, hits, request.replaceAll);
+      return replaceExact(body, restore, bom, hits, request);
     slipped ??= hits;
   }
   const fuzzy = replaceFuzzy(body, restore, bom, request, eol);
@@ -172,14 +177,14 @@ function replaceMatched(text: string, request: ReplaceRequest): ReplaceResult {
   // The cascade reads a slip as whole lines; where it finds nothing there (the request is part
   // of a line, or matches other lines), the text is still there exactly: a plain replacement.
   // With replace_all, the lines it matches besides the slipped hits are matches too.
-  const hitLines = lineNumbersAt(body, slipped.offsets);
+  const hitLines = lineNumbersAt(body, slipped.offsets, request.bytes);
   const lineWise =
     fuzzy.ok &&
     (request.replaceAll
       ? hitLines.every((l) => fuzzy.matchLines.includes(l))
       : fuzzy.matchLines.every((l) => hitLines.includes(l)));
   if (lineWise) return fuzzy;
-  return replaceExact(body, restore, bom, slipped, request.replaceAll);
+  return replaceExact(body, restore, bom, slipped, request);
 }
 
 /** Where a request's old text occurs exactly, with the new text that replaces it there. */
@@ -198,9 +203,9 @@ function replaceExact(
   restore: (b: string) => string,
   bom: number,
   { oldText, newText, offsets }: ExactHits,
-  replaceAll: boolean,
+  { replaceAll, bytes }: ReplaceRequest,
 ): ReplaceResult {
-  const lines = lineNumbersAt(body, offsets);
+  const lines = lineNumbersAt(body, offsets, bytes);
   if (offsets.length > 1 && !replaceAll) return notUnique(offsets.length, lines, 'exact');
   const chosen = nonOverlapping(offsets, oldText.length);
   // Left to right; slicing keeps `$&` etc. literal.
@@ -211,7 +216,13 @@ function replaceExact(
     last = o + oldText.length;
   }
   const out = body.slice(0, chosen[0]!) + middle + body.slice(last);
-  const used = lineNumbersAt(body, chosen);
+  // The chosen hits are some of the offsets (both ascending): their lines are known.
+  const used: number[] = [];
+  for (let k = 0, c = 0; c < chosen.length; k++) {
+    if (offsets[k] !== chosen[c]) continue;
+    used.push(lines[k]!);
+    c++;
+  }
   const span = Math.max(countOf(oldText, '\n'), countOf(newText, '\n')) + 1;
   return {
     ok: true,
@@ -289,6 +300,7 @@ function replaceSpans(
   const lines = lineNumbersAt(
     body,
     matches.map((m) => m.start),
+    request.bytes,
   );
   if (matches.length > 1 && !request.replaceAll) return notUnique(matches.length, lines, level);
   const chosen: Array<{ match: SpanMatch; line: number }> = [];

@@ -1,3 +1,4 @@
+import { isAscii } from 'node:buffer';
 import { z } from 'zod';
 import type { EditPayload } from '../contract/payloads.js';
 import { boundedUnifiedDiff } from '../edit/bounded-diff.js';
@@ -85,6 +86,8 @@ function computeFresh(
     // A person's own new_string (their $EDITOR version) is written as they wrote it.
     verbatim,
     reveal,
+    // An ASCII file's own bytes are its text's latin1 bytes: lines are counted there, faster.
+    ...(file.data && file.data.length === file.text.length && isAscii(file.data) ? { bytes: file.data } : {}),
   });
   if (!result.ok) {
     throw toolError(result.code, `${virtualPath}: ${result.message}`, {
