@@ -1,4 +1,3 @@
-import { isAscii } from 'node:buffer';
 import { ApprovalResult } from '../contract/approval-types.js';
 import { SandboxError } from '../contract/errors.js';
 import type { ApprovalPayload } from '../contract/payloads.js';
@@ -6,6 +5,7 @@ import type { TextSplice } from '../edit/text-format.js';
 import type { WriteData } from '../fs/fd-io.js';
 import type { ResolvedPath } from '../sandbox/sandbox.js';
 import { fileTargetOf } from '../sandbox/target.js';
+import { isAsciiData } from './ascii-data.js';
 import { type LoadedFile, loadFile, saveFile, withLock } from './file-io.js';
 import {
   boundEntry,
@@ -76,7 +76,7 @@ function piecesToWrite(before: LoadedFile | undefined, newText: string, splice?:
   const data = before?.data;
   if (!splice || !data || data.length !== before!.text.length) return newText;
   const { head, middle, tail } = splice;
-  if (head + middle.length + tail !== newText.length || head + tail > data.length || !isAscii(data))
+  if (head + middle.length + tail !== newText.length || head + tail > data.length || !isAsciiData(data))
     return newText;
   return [data.subarray(0, head), middle, data.subarray(data.length - tail)];
 }

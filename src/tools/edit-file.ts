@@ -1,4 +1,3 @@
-import { isAscii } from 'node:buffer';
 import { z } from 'zod';
 import type { EditPayload } from '../contract/payloads.js';
 import { boundedUnifiedDiff } from '../edit/bounded-diff.js';
@@ -7,6 +6,7 @@ import { BriefMemo } from '../fs/brief-memo.js';
 import type { ResolvedPath } from '../sandbox/sandbox.js';
 import { once } from '../text/once.js';
 import { applyWrite, writerApproval } from './apply-write.js';
+import { isAsciiData } from './ascii-data.js';
 import { checkWriteSize, type LoadedFile } from './file-io.js';
 import { countLines, toModelText } from './text-stats.js';
 import { toolError } from './tool-error.js';
@@ -87,7 +87,9 @@ function computeFresh(
     verbatim,
     reveal,
     // An ASCII file's own bytes are its text's latin1 bytes: lines are counted there, faster.
-    ...(file.data && file.data.length === file.text.length && isAscii(file.data) ? { bytes: file.data } : {}),
+    ...(file.data && file.data.length === file.text.length && isAsciiData(file.data)
+      ? { bytes: file.data }
+      : {}),
   });
   if (!result.ok) {
     throw toolError(result.code, `${virtualPath}: ${result.message}`, {
