@@ -130,7 +130,10 @@ const EMPTY = hash32('');
  * else its context-augmented hash (with the previous and next non-empty lines,
  * as the hash-anchored spec describes) when that is unique; else a hash of the
  * line with its position (twins with twin surroundings, e.g. a run of "}" lines),
- * which names the line the model was shown in exactly that version of the file.
+ * which names the line the model was shown in exactly that version of the file;
+ * salted (mix with 1, 2, … up to 64) until its prefix is no line's own, no twin's
+ * context hash and no earlier position anchor's, so every anchor a read shows is
+ * unique in it (unless 24 bits are nearly all taken: then salt 0 stays).
  * O(n) over the lines' 32-bit hashes, in typed arrays; from `directFrom` lines on
  * the prefixes are counted bucket by bucket (see sharedPrefixes), below it in one
  * small hash table.
@@ -173,11 +176,52 @@ export function readAnchors(hashes: Uint32Array, directFrom = 1 << 16): Uint32Ar
   const context = new Uint32Array(twinCount);
   for (let k = 0; k < twinCount; k++) context[k] = mix(mix(prev[k]!, hashes[twins[k]!]!), next[k]!);
   const unique = counting.uniqueAmong(context);
+  let positioned = 0;
   for (let k = 0; k < twinCount; k++) {
+    if (unique[k]) shown[twins[k]!] = context[k]!;
+    else positioned++;
+  }
+  if (positioned === 0) return shown;
+  // Position anchors, in line order, each avoiding every prefix a line's own hash, a
+  // twin's context hash or an earlier position anchor has: all a read shows stays unique.
+  const taken = counting.linePrefixes();
+  for (let k = 0; k < twinCount; k++) taken.add(context[k]! >>> 8);
+  for (let k = 0; k < twinCount; k++) {
+    if (unique[k]) continue;
     const i = twins[k]!;
-    shown[i] = unique[k] ? context[k]! : mix(hashes[i]!, i + 1);
+    shown[i] = positionAnchor(hashes[i]!, i, taken);
   }
   return shown;
+}
+
+/** Salts tried for a position anchor before the space is taken as full (then salt 0 stays). */
+const MAX_SALT = 64;
+
+/** A twin's anchor from its hash and position, salted until its prefix is free (and then taken). */
+function positionAnchor(hash: number, i: number, taken: PrefixSet): number {
+  const first = mix(hash, i + 1);
+  let anchor = first;
+  for (let salt = 1; salt <= MAX_SALT && taken.has(anchor >>> 8); salt++) anchor = mix(first, salt);
+  if (taken.has(anchor >>> 8)) anchor = first;
+  taken.add(anchor >>> 8);
+  return anchor;
+}
+
+/** A set of 24-bit prefixes. */
+interface PrefixSet {
+  has(prefix: number): boolean;
+  add(prefix: number): void;
+}
+
+/** One bit per 24-bit prefix (2 MiB): for big files. */
+class PrefixBits implements PrefixSet {
+  readonly bits = new Int32Array(1 << 19);
+  has(prefix: number): boolean {
+    return (this.bits[prefix >>> 5]! & (1 << (prefix & 31))) !== 0;
+  }
+  add(prefix: number): void {
+    this.bits[prefix >>> 5]! |= 1 << (prefix & 31);
+  }
 }
 
 /** How readAnchors counts prefixes: which lines share theirs, and which context hashes are unique. */
@@ -186,11 +230,23 @@ interface Counting {
   shared: Uint8Array;
   /** 1 where a context's prefix is no other context's and no line's. */
   uniqueAmong(contexts: Uint32Array): Uint8Array;
+  /** A set holding the prefix of every line's hash (more may be added). */
+  linePrefixes(): PrefixSet;
 }
 
 function bucketCounting(hashes: Uint32Array): Counting {
   const keys = bucketed(hashes);
-  return { shared: sharedPrefixes(keys), uniqueAmong: (contexts) => uniqueAgainst(keys, contexts) };
+  return {
+    shared: sharedPrefixes(keys),
+    uniqueAmong: (contexts) => uniqueAgainst(keys, contexts),
+    linePrefixes() {
+      // Set bucket by bucket: each bucket's bits are one 8 KiB stretch of the table.
+      const set = new PrefixBits();
+      for (let b = 0; b < BUCKETS; b++)
+        for (let p = keys.bounds[b]!; p < keys.bounds[b + 1]!; p++) set.add((b << 16) | keys.low[p]!);
+      return set;
+    },
+  };
 }
 
 /** For small inputs: one hash table of prefixes (no per-bucket tables to clear). */
@@ -210,6 +266,11 @@ function tableCounting(hashes: Uint32Array): Counting {
         unique[k] = counts.count(c) === 1 && plain.count(c) === 0 ? 1 : 0;
       }
       return unique;
+    },
+    linePrefixes() {
+      const set = new Set<number>();
+      for (let i = 0; i < hashes.length; i++) set.add(hashes[i]! >>> 8);
+      return set;
     },
   };
 }

@@ -122,7 +122,8 @@ function confirmedUnchanged(index: LineIndex, hash: string, request: AnchorReque
 }
 
 /**
- * The line a read showed with this anchor, when exactly one line had it: reads
+ * The line a read showed with this anchor, when exactly one line had it (or, when
+ * several did, the one whose number came with it): reads
  * show twins (repeated lines) by their context or position anchor, unique in the
  * read, so a wrong line number next to it does not matter. In an unchanged file
  * that is the line; in a changed one it is followed through a line diff of the
@@ -139,8 +140,10 @@ function shownInRead(
   if (hash.length < 6 || (request.occurrence ?? 1) !== 1) return undefined;
   const read = snapshot ?? index;
   const lines = read.shownLines(hash);
-  if (lines.length !== 1) return undefined;
-  const at = lines[0]!;
+  // Anchors a read shows are unique unless its 24-bit space is nearly full: then the
+  // line number that came with the anchor tells apart the lines showing it.
+  const at = lines.length === 1 ? lines[0]! : hint !== undefined && lines.includes(hint - 1) ? hint - 1 : -1;
+  if (at === -1) return undefined;
   if (read === index) return snapshot ? at : checkEntropy(index, at, at + 1, request);
   const mapped = mapLine(read.full, index.full, at);
   if (mapped === 'changed') {

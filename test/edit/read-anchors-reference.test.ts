@@ -18,11 +18,20 @@ function reference(hashes: number[]): number[] {
     context.set(i, mix(mix(before, hashes[i]!), after));
   }
   const contexts = [...context.values()];
+  // Position anchors, line by line, avoid every line's own prefix, every twin's context
+  // prefix and every earlier position anchor's (salted 1, 2, … 64; else salt 0).
+  const taken = new Set([...hashes.map((h) => h >>> 8), ...contexts.map((c) => c >>> 8)]);
   return hashes.map((h, i) => {
     const c = context.get(i);
     if (c === undefined) return h;
     const unique = contexts.filter((x) => x >>> 8 === c >>> 8).length === 1 && prefixCount(c >>> 8) === 0;
-    return unique ? c : mix(h, i + 1);
+    if (unique) return c;
+    const first = mix(h, i + 1);
+    let anchor = first;
+    for (let salt = 1; salt <= 64 && taken.has(anchor >>> 8); salt++) anchor = mix(first, salt);
+    if (taken.has(anchor >>> 8)) anchor = first;
+    taken.add(anchor >>> 8);
+    return anchor;
   });
 }
 
@@ -41,6 +50,38 @@ describe('readAnchors against its statement', () => {
         expect([...readAnchors(hashes, direct ? 0 : Number.POSITIVE_INFINITY)]).toEqual(expected);
       }),
       { numRuns: 600 },
+    );
+  });
+
+  it('salts a position anchor that another line already holds, as the statement says', () => {
+    // Twins in twin surroundings get position anchors; lines appended at the end hold, as their own
+    // hash, the unsalted position anchor of some of them (and of each other), so salting must act.
+    const twin = fc.constantFrom(EMPTY, Math.imul(7, 2654435761) >>> 0);
+    fc.assert(
+      fc.property(
+        fc.array(twin, { minLength: 2, maxLength: 60 }),
+        fc.array(fc.nat(), { minLength: 1, maxLength: 6 }),
+        fc.boolean(),
+        (lines, picks, direct) => {
+          const taken = picks.map((p) => mix(lines[p % lines.length]!, (p % lines.length) + 1));
+          const all = [...lines, ...taken, ...taken.map((t) => mix(t, 1))];
+          const expected = reference(all);
+          const shown = readAnchors(Uint32Array.from(all), direct ? 0 : Number.POSITIVE_INFINITY);
+          expect([...shown]).toEqual(expected);
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+
+  it('shows no anchor twice in a read, whatever the twins (a few thousand position anchors)', () => {
+    const twin = fc.constantFrom(EMPTY, Math.imul(3, 2654435761) >>> 0, Math.imul(5, 2654435761) >>> 0);
+    fc.assert(
+      fc.property(fc.array(twin, { minLength: 2000, maxLength: 6000 }), fc.boolean(), (lines, direct) => {
+        const shown = readAnchors(Uint32Array.from(lines), direct ? 0 : Number.POSITIVE_INFINITY);
+        expect(new Set([...shown].map((a) => a >>> 8)).size).toBe(lines.length);
+      }),
+      { numRuns: 30 },
     );
   });
 });
