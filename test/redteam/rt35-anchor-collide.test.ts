@@ -87,9 +87,9 @@ describe('anchors of a read are unique and usable', () => {
     expect(E.disk().split('\n').indexOf('CHANGED')).toBe(397);
   });
 
-  it('20,000 blank lines: edit_lines by a colliding anchor is not a quadratic stall (observed ~6 s; 70k lines: ~85 s)', async () => {
+  it('12,000 blank lines: edit_lines by a colliding anchor is not a quadratic stall (observed ~2 s; 20k: ~6 s, 40k: ~22 s, 70k: ~85 s)', async () => {
     const E = env();
-    E.write(`${Array.from({ length: 20_000 }, () => '').join('\n')}\n`);
+    E.write(`${Array.from({ length: 12_000 }, () => '').join('\n')}\n`);
     const rd: any = await E.gated.callTool('read_file', { path: '/f.txt', hashes: true });
     const rows = parseHashed(rd.data.content);
     const dup = dupAnchors(rows)[0];
@@ -102,7 +102,7 @@ describe('anchors of a read are unique and usable', () => {
       sanity: 'off',
     });
     const ms = Date.now() - t;
-    expect({ ok: out.ok, slow: ms > 2000 }).toEqual({ ok: true, slow: false });
+    expect({ ok: out.ok, slow: ms > 1000 }).toEqual({ ok: true, slow: false });
   });
 
   it('property: random files of a few repeated lines (2k-8k lines): a whole read shows each anchor once', async () => {

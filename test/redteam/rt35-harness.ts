@@ -88,7 +88,13 @@ export function parseHunks(udiff: string): Hunk[] {
       continue;
     }
     if (!h) {
-      if (line.startsWith('--- ') || line.startsWith('+++ ') || line.startsWith('Index') || line.startsWith('===')) continue;
+      if (
+        line.startsWith('--- ') ||
+        line.startsWith('+++ ') ||
+        line.startsWith('Index') ||
+        line.startsWith('===')
+      )
+        continue;
       throw new Error(`junk before first hunk: ${JSON.stringify(line.slice(0, 80))}`);
     }
     if (line.startsWith('\\')) {
@@ -98,7 +104,8 @@ export function parseHunks(udiff: string): Hunk[] {
       continue;
     }
     const op = line[0];
-    if (op !== ' ' && op !== '-' && op !== '+') throw new Error(`bad diff line: ${JSON.stringify(line.slice(0, 80))}`);
+    if (op !== ' ' && op !== '-' && op !== '+')
+      throw new Error(`bad diff line: ${JSON.stringify(line.slice(0, 80))}`);
     h.lines.push({ op, text: line.slice(1), nl: true });
   }
   return hunks;
@@ -127,7 +134,9 @@ export function strictApply(before: string, udiff: string): string {
     const newAt = out.length;
     const expectNewStart = h.newLines === 0 ? newAt : newAt + 1;
     if (h.newStart !== expectNewStart)
-      throw new Error(`hunk ${k}: new start ${h.newStart}, expected ${expectNewStart} (old start ${h.oldStart})`);
+      throw new Error(
+        `hunk ${k}: new start ${h.newStart}, expected ${expectNewStart} (old start ${h.oldStart})`,
+      );
     let i = at;
     for (const l of h.lines) {
       if (l.op === '+') {
@@ -196,7 +205,7 @@ export function checkShown(before: string, after: string, payload: any): string[
 /** Checks a tool result's `diff` when it is not abbreviated: on the bytes, or on the model view (LF, no BOM). */
 export function checkResultDiff(before: string, after: string, diff: string | undefined): string[] {
   if (diff === undefined) return ['no result diff'];
-  if (/omitted|leaves out|more lines/i.test(diff)) return [];
+  if (/omitted|leaves out|more (added |removed )?lines/i.test(diff)) return [];
   let raw = '';
   try {
     if (strictApply(before, diff) === after) return [];

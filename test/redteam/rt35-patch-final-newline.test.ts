@@ -45,7 +45,11 @@ describe('patch_file and the final newline', () => {
   it('control: edit_file makes the same final-newline change', async () => {
     const E = env();
     E.write('a\nb\n');
-    const out: any = await E.gated.callTool('edit_file', { path: '/f.txt', old_string: 'b\n', new_string: 'b' });
+    const out: any = await E.gated.callTool('edit_file', {
+      path: '/f.txt',
+      old_string: 'b\n',
+      new_string: 'b',
+    });
     expect(out.ok).toBe(true);
     expect(E.disk()).toBe('a\nb');
   });
