@@ -169,6 +169,35 @@ export function contextHash(lines: readonly string[] | LineSource, index: number
   return hash64(`${prev}\u0000${source.line(index).trimEnd()}\u0000${next}`).slice(0, length);
 }
 
+/** Up to this many lines, each context hash walks to its neighbours itself. */
+const WALKED = 8;
+
+/**
+ * contextHash of each of `indices`, in O(lines + indices): the nearest non-empty line
+ * before and after every line found in one pass each way. Walking from each line (as
+ * contextHash does) is quadratic where many lines are asked about in a long run of
+ * blank lines.
+ */
+export function contextHashesAt(lines: LineSource, indices: readonly number[], length = 8): string[] {
+  if (indices.length <= WALKED) return indices.map((i) => contextHash(lines, i, length));
+  const n = lines.count;
+  const filled = (i: number) => lines.line(i).trim() !== '';
+  const before = new Int32Array(n);
+  for (let i = 0, last = -1; i < n; i++) {
+    before[i] = last;
+    if (filled(i)) last = i;
+  }
+  const after = new Int32Array(n);
+  for (let i = n - 1, last = -1; i >= 0; i--) {
+    after[i] = last;
+    if (filled(i)) last = i;
+  }
+  const text = (i: number) => (i === -1 ? '' : lines.line(i).trimEnd());
+  return indices.map((i) =>
+    hash64(`${text(before[i]!)}\u0000${lines.line(i).trimEnd()}\u0000${text(after[i]!)}`).slice(0, length),
+  );
+}
+
 /** A line is low-entropy when it has no letters or digits ("}", "", "];"). */
 export function isLowEntropy(line: string): boolean {
   return !/[\p{L}\p{N}]/u.test(line);

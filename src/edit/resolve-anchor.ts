@@ -1,6 +1,6 @@
 import type { ErrorCode } from '../contract/errors.js';
 import { parseAnchor } from './line-edit-ops.js';
-import { contextHash, hex, isLowEntropy } from './line-hash.js';
+import { contextHash, contextHashesAt, hex, isLowEntropy } from './line-hash.js';
 import type { LineTable } from './line-table.js';
 import { mapLine } from './map-line.js';
 import { readAnchors } from './read-anchors.js';
@@ -72,7 +72,8 @@ export class LineIndex {
   }
   contextMatches(hash: string, among?: readonly number[]): number[] {
     const pool = among ?? Array.from({ length: this.count }, (_, i) => i);
-    return pool.filter((i) => contextHash(this.table, i, hash.length).startsWith(hash));
+    const hashes = contextHashesAt(this.table, pool, hash.length);
+    return pool.filter((_, k) => hashes[k]!.startsWith(hash));
   }
 }
 
@@ -215,7 +216,8 @@ export function resolveAnchor(
   }
   if (readAt !== undefined && snapshot) {
     const expected = contextHash(snapshot.table, readAt, 8);
-    const agreeing = candidates.filter((c) => contextHash(index.table, c, 8) === expected);
+    const around = contextHashesAt(index.table, candidates, 8);
+    const agreeing = candidates.filter((_, k) => around[k] === expected);
     if (agreeing.length === 1) return checkEntropy(index, agreeing[0]!, hint, request);
     if (agreeing.length === 0) {
       if (candidates.length === 1 && candidates[0] === readAt)

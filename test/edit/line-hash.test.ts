@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { renderHashedLines, renderHashedText } from '../../src/edit/hashed-render.js';
-import { contextHash, lineHash } from '../../src/edit/line-hash.js';
+import { contextHash, contextHashesAt, lineHash } from '../../src/edit/line-hash.js';
 
 // Values pinned from the implementation that anchors were first handed out with:
 // anchors already given to models must stay valid, so these must never change.
@@ -138,5 +138,23 @@ describe('line hashes are stable', () => {
     expect(renderHashedLines(ascii, 9_995)).toBe(reference(ascii, 9_995));
     expect(renderHashedLines([], 1)).toBe('');
     expect(renderHashedText('', 5).content).toBe('5#5db4a5|');
+  });
+});
+
+describe('contextHashesAt', () => {
+  it('gives each line the context hash its own walk gives it, many lines at a time', () => {
+    const line = fc.constantFrom('', '  ', '}', 'x', '\t', 'y ');
+    fc.assert(
+      fc.property(
+        fc.array(line, { minLength: 1, maxLength: 80 }),
+        fc.array(fc.nat(), { maxLength: 40 }),
+        (lines, picks) => {
+          const source = { count: lines.length, line: (i: number) => lines[i]! };
+          const indices = picks.map((p) => p % lines.length);
+          expect(contextHashesAt(source, indices, 8)).toEqual(indices.map((i) => contextHash(lines, i, 8)));
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 });

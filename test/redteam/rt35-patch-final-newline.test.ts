@@ -14,12 +14,13 @@ const patchOf = (a: string, b: string) =>
   createTwoFilesPatch('a/f.txt', 'b/f.txt', a, b, '', '').split('\n').slice(2).join('\n');
 
 describe('patch_file and the final newline', () => {
-  for (const [before, wanted] of [
+  const cases: Array<[string, string]> = [
     ['a\nb\n', 'a\nb'],
     ['a\nb', 'a\nb\n'],
     ['a\nb\n', 'a\nc'],
     ['a\nb', 'a\nc\n'],
-  ]) {
+  ];
+  for (const [before, wanted] of cases) {
     it(`${JSON.stringify(before)} → ${JSON.stringify(wanted)}: written as asked, or refused`, async () => {
       const E = env();
       E.write(before);
