@@ -6,6 +6,7 @@ import { ApprovalToolset } from '../../src/approval/approval-toolset.js';
 import type { ApprovalRequest } from '../../src/contract/approval-types.js';
 import { Sandbox } from '../../src/sandbox/sandbox.js';
 import { FileSystemToolset } from '../../src/tools/filesystem-toolset.js';
+import { stopProcess } from '../helpers/stop-process.js';
 import { tempDir } from '../helpers/temp-project.js';
 
 const P = (dir: string, rel: string) => path.join(dir, rel);
@@ -17,10 +18,7 @@ a=${JSON.stringify(a)}.encode();b=${JSON.stringify(b)}.encode()
 while True: libc.renameat2(-100,a,-100,b,2)`;
   return spawn('python3', ['-c', py], { stdio: 'ignore' });
 }
-const pause = async (c: ReturnType<typeof spawn>) => {
-  c.kill('SIGSTOP');
-  await new Promise((r) => setTimeout(r, 5));
-};
+const pause = (c: ReturnType<typeof spawn>) => stopProcess(c);
 
 describe('another process exchanging equal-content files / directories', () => {
   // Exchanges during the prompt (here: up to the approval) are refused through the held

@@ -7,6 +7,7 @@ import { aiSdkTools, answerApprovals } from '../../adapters/ai-sdk.js';
 import { scriptedModel } from '../../examples/scripted-ai-model.js';
 import { Sandbox } from '../../src/sandbox/sandbox.js';
 import { FileSystemToolset } from '../../src/tools/filesystem-toolset.js';
+import { stopProcess } from '../helpers/stop-process.js';
 import { tempDir } from '../helpers/temp-project.js';
 
 const P = (dir: string, rel: string) => path.join(dir, rel);
@@ -47,8 +48,7 @@ while True: libc.renameat2(-100,a,-100,b,2)`;
           }),
         );
         await generateText({ model: m.model as never, tools, messages, stopWhen: stepCountIs(3) });
-        child.kill('SIGSTOP');
-        await new Promise((r) => setTimeout(r, 5));
+        await stopProcess(child);
         for (const n of ['d', 'o']) {
           if (fs.readFileSync(P(dir, `${n}/a.txt`), 'utf8') !== `v${i}\n`) continue;
           oks++;

@@ -6,6 +6,7 @@ import { ApprovalToolset } from '../../src/approval/approval-toolset.js';
 import type { ApprovalRequest } from '../../src/contract/approval-types.js';
 import { Sandbox } from '../../src/sandbox/sandbox.js';
 import { FileSystemToolset } from '../../src/tools/filesystem-toolset.js';
+import { stopProcess } from '../helpers/stop-process.js';
 import { tempDir } from '../helpers/temp-project.js';
 
 const P = (dir: string, rel: string) => path.join(dir, rel);
@@ -59,8 +60,7 @@ describe('a separate process swapping in a tight loop', () => {
         );
         if (!out.ok) continue;
         oks++;
-        child.kill('SIGSTOP');
-        await new Promise((r) => setTimeout(r, 5));
+        await stopProcess(child);
         // find where v{i} landed (either physical dir, whatever its current name)
         await new Promise((r) => setTimeout(r, 0));
         let landed = -1;

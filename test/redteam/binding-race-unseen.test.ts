@@ -6,6 +6,7 @@ import { ApprovalToolset } from '../../src/approval/approval-toolset.js';
 import type { ApprovalRequest } from '../../src/contract/approval-types.js';
 import { Sandbox } from '../../src/sandbox/sandbox.js';
 import { FileSystemToolset } from '../../src/tools/filesystem-toolset.js';
+import { stopProcess } from '../helpers/stop-process.js';
 import { tempDir } from '../helpers/temp-project.js';
 
 const P = (dir: string, rel: string) => path.join(dir, rel);
@@ -39,8 +40,7 @@ while True: libc.renameat2(-100,a,-100,b,2)`;
           { path: '/d/a.txt', content: `v${i}\n` },
           { toolCallId: `c${i}` },
         );
-        child.kill('SIGSTOP');
-        await new Promise((r) => setTimeout(r, 5));
+        await stopProcess(child);
         if (out.ok) {
           oks++;
           const shownRemoved = shownDiff.includes('-SHOWN-A')
