@@ -37,6 +37,12 @@ export type LineEditsResult =
       changes: TextChange[];
       /** The first changed line (0-based). */
       firstLine: number;
+      /**
+       * Newlines before the first change (what a diff given `changes` counts from): not
+       * always firstLine, e.g. a line added after a last line with no newline starts at
+       * that line's end.
+       */
+      headLines: number;
       opsApplied: number;
       linesBefore: number;
       linesAfter: number;
@@ -315,6 +321,7 @@ export function applyLineEdits(
       newTo: c.newTo + windowAt,
     })),
     firstLine: first,
+    headLines: changes.length > 0 ? table.lineAt(table.offset(from) + changes[0]!.oldFrom) : first,
     opsApplied: ops.length,
     linesBefore,
     linesAfter,

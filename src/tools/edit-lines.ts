@@ -123,7 +123,7 @@ export const editLines: SandboxTool<EditLinesInput, EditLinesOutput> = {
         oldPath: resolved.virtualPath,
         newPath: resolved.virtualPath,
         timeBudgetMs: ctx.limits.diffTimeBudgetMs,
-        known: checkedChanges(current!.text, result.splice, result.changes, result.firstLine) ?? {
+        known: checkedChanges(current!.text, result.splice, result.changes, result.headLines) ?? {
           head: result.splice.head,
           tail: result.splice.tail,
         },
