@@ -321,7 +321,8 @@ export function applyLineEdits(
       newTo: c.newTo + windowAt,
     })),
     firstLine: first,
-    headLines: changes.length > 0 ? table.lineAt(table.offset(from) + changes[0]!.oldFrom) : first,
+    headLines:
+      changes.length > 0 ? newlinesBefore(table, body, table.offset(from) + changes[0]!.oldFrom) : first,
     opsApplied: ops.length,
     linesBefore,
     linesAfter,
@@ -332,6 +333,11 @@ export function applyLineEdits(
     warnings,
     lineHashes: { before: index.full, after: hashesAfter(index.full, after.hashes(), from, to) },
   };
+}
+
+/** Newlines in body[0, at): the line holding the character before `at`, plus one if that is a newline. */
+function newlinesBefore(table: LineTable, body: string, at: number): number {
+  return at === 0 ? 0 : table.lineAt(at - 1) + (body.charCodeAt(at - 1) === 10 ? 1 : 0);
 }
 
 /** The new text's line hashes: the old ones outside the window, the edited window's in it. */
