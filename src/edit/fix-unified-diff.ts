@@ -168,6 +168,34 @@ function placedChanges(
 const MARGIN = 3;
 
 /**
+ * The patched window with the final newline the diff asks for, when the last hunk
+ * reaches the end of the file and says so explicitly: its new last line marked
+ * `\ No newline at end of file` where the old one was not (the newline is dropped),
+ * or the old last line marked and the new last line one the hunk adds, unmarked
+ * (a newline is added). Anything else keeps the file's own ending, whatever the diff
+ * believed it was: a hunk that deletes an unmarked file's last lines leaves the line
+ * before them unterminated, as the file's last line was.
+ */
+function withFinalNewline(window: string, last: Placement, lines: number, eol: string): string {
+  const marks = last.hunk.noFinalNewline;
+  if (!marks || marks.old === marks.new || last.end !== lines) return window;
+  const end = newSideEnd(last.hunk);
+  const ended = window.endsWith('\n');
+  // An empty unterminated last line is no line at all: the file ends with the newline before it.
+  if (marks.new) return ended && end?.text ? window.slice(0, window.endsWith('\r\n') ? -2 : -1) : window;
+  return !ended && end?.kind === '+' ? window + eol : window;
+}
+
+/** The last line of a hunk's new side (context or added), if it has one. */
+function newSideEnd(hunk: LooseHunk): { kind: '+' | ' '; text: string } | undefined {
+  for (let i = hunk.last - 1; i >= hunk.first; i--) {
+    const kind = hunk.diff.kind(i);
+    if (kind !== '-') return { kind, text: hunk.diff.line(i) };
+  }
+  return undefined;
+}
+
+/**
  * patch_file's "fix the diff": each hunk is located by its old side (context
  * and `-` lines) with the edit_file matching cascade — never by its @@ numbers —
  * ambiguity is refused, then an exact patch is rebuilt from the file's own bytes
@@ -236,7 +264,7 @@ export function fixUnifiedDiff(
       correctedDiff: () => shiftHunkHeaders(corrected.unifiedDiff, from),
     };
   }
-  const applied =
+  let applied =
     plan.patch === '' ? oldSlice : applyPatch(oldSlice, plan.patch, { autoConvertLineEndings: false });
   if (applied === false || !plan.matches(applied)) {
     return {
@@ -248,6 +276,7 @@ export function fixUnifiedDiff(
       details: { reason: 'strict_apply_failed' },
     };
   }
+  applied = withFinalNewline(applied, placements.at(-1)!, table.count, eol);
   const newText = restore(body.slice(0, table.offset(from)) + applied + body.slice(table.offset(to)));
   const splice = {
     head: text.length - body.length + table.offset(from),

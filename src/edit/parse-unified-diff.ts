@@ -69,6 +69,11 @@ export interface LooseHunk {
   diff: DiffLines;
   first: number;
   last: number;
+  /**
+   * Which sides' last line a `\ No newline at end of file` marker in this hunk follows:
+   * a context line's is both sides', a `-` line's the old side's, a `+` line's the new.
+   */
+  noFinalNewline?: { old: boolean; new: boolean };
 }
 
 /** Lines [from, to) of a hunk (default: all) as objects, for the paths that align them one by one. */
@@ -146,7 +151,16 @@ export function parseLooseDiff(diff: string): LooseHunk[] {
       continue;
     }
     if (FILE_HEADER.test(line) && (current === undefined || current.last === current.first)) continue;
-    if (line.startsWith('\\')) continue; // "\ No newline at end of file": the file's own ending is kept
+    if (line.startsWith('\\')) {
+      // "\ No newline at end of file": about the line before it (see LooseHunk.noFinalNewline).
+      if (current && current.last > current.first) {
+        const kind = lines.kind(current.last - 1);
+        const marks = (current.noFinalNewline ??= { old: false, new: false });
+        if (kind !== '+') marks.old = true;
+        if (kind !== '-') marks.new = true;
+      }
+      continue;
+    }
     if (!current) {
       if (line.startsWith('---') || line.startsWith('+++')) continue;
       start();
