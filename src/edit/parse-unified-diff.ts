@@ -155,7 +155,8 @@ export function parseLooseDiff(diff: string): LooseHunk[] {
       // "\ No newline at end of file": about the line before it (see LooseHunk.noFinalNewline).
       if (current && current.last > current.first) {
         const kind = lines.kind(current.last - 1);
-        const marks = (current.noFinalNewline ??= { old: false, new: false });
+        current.noFinalNewline ??= { old: false, new: false };
+        const marks = current.noFinalNewline;
         if (kind !== '+') marks.old = true;
         if (kind !== '-') marks.new = true;
       }
