@@ -56,6 +56,23 @@ function bucketed(hashes: Uint32Array): Bucketed {
   return { low, at, bounds };
 }
 
+/** One bucket's low bits low[from, to) marked in `seen` (cleared first), and in `twice` those seen before. */
+function countBucket(low: Uint16Array, from: number, to: number, seen: Int32Array, twice: Int32Array): void {
+  seen.fill(0);
+  twice.fill(0);
+  for (let p = from; p < to; p++) {
+    const w = low[p]! >>> 5;
+    const bit = 1 << (low[p]! & 31);
+    if (seen[w]! & bit) twice[w]! |= bit;
+    else seen[w]! |= bit;
+  }
+}
+
+// A function declaration, not a module-level const (see mix below).
+function hasBit(table: Int32Array, v: number): boolean {
+  return (table[v >>> 5]! & (1 << (v & 31))) !== 0;
+}
+
 /**
  * For big inputs, counts of 24-bit prefixes bucket by bucket: a counting sort groups
  * the keys by their top 8 bits, then each bucket is counted in a 16 KiB bit table
@@ -70,15 +87,8 @@ function sharedPrefixes({ low, at, bounds }: Bucketed): Uint8Array {
     const from = bounds[b]!;
     const to = bounds[b + 1]!;
     if (from === to) continue;
-    seen.fill(0);
-    twice.fill(0);
-    for (let p = from; p < to; p++) {
-      const w = low[p]! >>> 5;
-      const bit = 1 << (low[p]! & 31);
-      if (seen[w]! & bit) twice[w]! |= bit;
-      else seen[w]! |= bit;
-    }
-    for (let p = from; p < to; p++) if (twice[low[p]! >>> 5]! & (1 << (low[p]! & 31))) shared[at[p]!] = 1;
+    countBucket(low, from, to, seen, twice);
+    for (let p = from; p < to; p++) if (hasBit(twice, low[p]!)) shared[at[p]!] = 1;
   }
   return shared;
 }
@@ -98,21 +108,11 @@ function uniqueAgainst(keys: Bucketed, probes: Uint32Array): Uint8Array {
     const to = own.bounds[b + 1]!;
     if (from === to) continue;
     taken.fill(0);
-    seen.fill(0);
-    twice.fill(0);
     for (let p = keys.bounds[b]!; p < keys.bounds[b + 1]!; p++)
       taken[keys.low[p]! >>> 5]! |= 1 << (keys.low[p]! & 31);
-    for (let p = from; p < to; p++) {
-      const w = own.low[p]! >>> 5;
-      const bit = 1 << (own.low[p]! & 31);
-      if (seen[w]! & bit) twice[w]! |= bit;
-      else seen[w]! |= bit;
-    }
-    for (let p = from; p < to; p++) {
-      const w = own.low[p]! >>> 5;
-      const bit = 1 << (own.low[p]! & 31);
-      if (!(twice[w]! & bit) && !(taken[w]! & bit)) unique[own.at[p]!] = 1;
-    }
+    countBucket(own.low, from, to, seen, twice);
+    for (let p = from; p < to; p++)
+      if (!hasBit(twice, own.low[p]!) && !hasBit(taken, own.low[p]!)) unique[own.at[p]!] = 1;
   }
   return unique;
 }
