@@ -221,17 +221,6 @@ export function checkResultDiff(before: string, after: string, diff: string | un
   }
 }
 
-export function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Parses a hashed read page into [line, hash, text]. */
 export function parseHashed(content: string): Array<{ line: number; hash: string; text: string }> {
   const raw = content.split('\n');
