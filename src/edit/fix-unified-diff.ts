@@ -9,6 +9,7 @@ import {
 } from './bounded-diff.js';
 import { closestRegion } from './closest-region.js';
 import { addedAsWritten, endingsAllow, exactPatch } from './exact-patch.js';
+import { KeyedLines } from './keyed-lines.js';
 import { LineTable } from './line-table.js';
 import { type BlockLocation, locateBlock, locateExact } from './match-cascade.js';
 import { MATCH_LEVELS, type MatchLevel } from './normalize-line.js';
@@ -83,14 +84,33 @@ function fail(
 
 /** The file's lines, located through a line table (never split whole). */
 class FileLines {
+  /** Blocks located so far by a search of the file from the cursor on. */
+  searches = 0;
+  /** The lines grouped by key, once searching each hunk through the file has cost enough. */
+  keyed: KeyedLines | undefined;
   constructor(readonly table: LineTable) {}
   get count(): number {
     return this.table.count;
   }
 }
 
+/**
+ * Hunks located by a search of the rest of the file before the file's lines are
+ * grouped by key (see KeyedLines): a search is cheaper than grouping for a few
+ * hunks, and thousands of them must not each cost a pass over the file.
+ */
+const SEARCHES_BEFORE_GROUPING = 8;
+
 /** locateBlock over the file: the exact level by text search, the lenient levels line by line. */
 function locate(file: FileLines, needle: readonly string[], from = 0): BlockLocation | undefined {
+  if (!file.keyed && ++file.searches > SEARCHES_BEFORE_GROUPING) file.keyed = new KeyedLines(file.table);
+  if (file.keyed) {
+    for (const level of MATCH_LEVELS) {
+      const matches = file.keyed.locate(needle, level, from, file.count);
+      if (matches.length > 0) return { level, matches };
+    }
+    return undefined;
+  }
   const exact = locateExact(file.table, needle, from);
   if (exact === undefined) return locateBlock(file.table, needle, { from });
   if (exact.length > 0) return { level: 'exact', matches: exact };

@@ -1,4 +1,5 @@
 import type { ErrorCode } from '../contract/errors.js';
+import { HashGroups } from './hash-groups.js';
 import { parseAnchor } from './line-edit-ops.js';
 import { contextHash, contextHashesAt, hex, isLowEntropy } from './line-hash.js';
 import type { LineTable } from './line-table.js';
@@ -43,12 +44,17 @@ export class LineIndex {
   }
   /** Lines whose hash starts with `prefix` (4-8 lowercase hex chars), compared as numbers. */
   candidates(prefix: string): number[] {
-    const shift = 32 - 4 * prefix.length;
-    const wanted = Number.parseInt(prefix, 16);
-    const full = this.full;
-    const out: number[] = [];
-    for (let i = 0; i < full.length; i++) if (full[i]! >>> shift === wanted) out.push(i);
-    return out;
+    this.byHash = this.grouped(this.byHash, this.full);
+    return linesWithPrefix(this.full, prefix, this.byHash);
+  }
+  private byHash: HashGroups | number = 0;
+  /**
+   * `values` grouped for lookups once more than a few were made (each until then is a pass
+   * over the lines, cheaper than grouping them): thousands of anchors in one call stay linear.
+   */
+  private grouped(groups: HashGroups | number, values: Uint32Array): HashGroups | number {
+    if (typeof groups !== 'number') return groups;
+    return groups < PASSES_BEFORE_GROUPING ? groups + 1 : new HashGroups(values);
   }
   /** Whether line i's hash starts with `prefix` (4-8 lowercase hex chars). */
   matchesAt(i: number, prefix: string): boolean {
@@ -63,18 +69,31 @@ export class LineIndex {
   private shownAnchors: Uint32Array | undefined;
   /** Lines whose shown anchor starts with `prefix`. */
   shownLines(prefix: string): number[] {
-    const shift = 32 - 4 * prefix.length;
-    const wanted = Number.parseInt(prefix, 16);
-    const shown = this.shown;
-    const out: number[] = [];
-    for (let i = 0; i < shown.length; i++) if (shown[i]! >>> shift === wanted) out.push(i);
-    return out;
+    this.byShown = this.grouped(this.byShown, this.shown);
+    return linesWithPrefix(this.shown, prefix, this.byShown);
   }
+  private byShown: HashGroups | number = 0;
   contextMatches(hash: string, among?: readonly number[]): number[] {
     const pool = among ?? Array.from({ length: this.count }, (_, i) => i);
     const hashes = contextHashesAt(this.table, pool, hash.length);
     return pool.filter((_, k) => hashes[k]!.startsWith(hash));
   }
+}
+
+/** Lookups answered by a pass over the lines before the lines are grouped by hash. */
+const PASSES_BEFORE_GROUPING = 8;
+
+/** Lines whose value starts with the hex `prefix` (4-8 chars): through `groups` when built, else a pass. */
+function linesWithPrefix(values: Uint32Array, prefix: string, groups: HashGroups | number): number[] {
+  const shift = 32 - 4 * prefix.length;
+  const wanted = Number.parseInt(prefix, 16);
+  if (typeof groups !== 'number') {
+    const lo = wanted * 2 ** shift;
+    return groups.linesBetween(lo, lo + 2 ** shift - 1);
+  }
+  const out: number[] = [];
+  for (let i = 0; i < values.length; i++) if (values[i]! >>> shift === wanted) out.push(i);
+  return out;
 }
 
 export interface AnchorRequest {
