@@ -13,6 +13,9 @@ export function toolError(
   return new ToolError(code, message, extra);
 }
 
+/** What V8 throws when a string, array or buffer would outgrow what it can hold: a size problem. */
+const OUT_OF_ROOM = /^(Invalid (string|array|typed array) length|Array buffer allocation failed)/;
+
 /**
  * Converts anything thrown during a call into the error envelope. Unknown errors
  * become `io_error` with only their errno code: Node's messages embed host paths.
@@ -24,6 +27,13 @@ export function toErrorInfo(error: unknown): ToolErrorInfo {
       code: error.code,
       message: error.message,
       ...(error.details ? { details: { ...error.details } } : {}),
+    };
+  }
+  if (error instanceof RangeError && OUT_OF_ROOM.test(error.message)) {
+    return {
+      code: 'file_too_large',
+      message:
+        'The result would be too large to hold in memory (a JavaScript string holds at most about 512 MiB). Nothing was changed. Make the change in smaller steps, or split the file.',
     };
   }
   const errno = (error as NodeJS.ErrnoException | undefined)?.code;
