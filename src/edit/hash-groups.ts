@@ -65,7 +65,11 @@ function identity(n: number): Uint32Array {
 function countingPass(values: Uint32Array, from: Uint32Array, to: Uint32Array, shift: number): void {
   const counts = new Uint32Array(65_537);
   for (let i = 0; i < from.length; i++) counts[((values[from[i]!]! >>> shift) & 0xffff) + 1]!++;
-  for (let d = 1; d < counts.length; d++) counts[d]! += counts[d - 1];
+  let sum = 0;
+  for (let d = 0; d < counts.length; d++) {
+    sum += counts[d]!;
+    counts[d] = sum;
+  }
   for (let i = 0; i < from.length; i++) {
     const line = from[i]!;
     to[counts[(values[line]! >>> shift) & 0xffff]!++] = line;

@@ -97,7 +97,6 @@ export const listFiles: SandboxTool<ListFilesInput, ListFilesOutput> = {
     const roots = walkRoots(ctx.sandbox, base);
     const max = ctx.limits.listMaxEntries;
     const found: string[] = [];
-    let visited = 0;
     let truncated = false;
     const relativeToBase = (vp: string) => (base === '/' ? vp.slice(1) : vp.slice(base.length + 1));
     // Per-entry checks only where they can say no: a walk over whole readable mounts needs no canRead,
@@ -113,51 +112,90 @@ export const listFiles: SandboxTool<ListFilesInput, ListFilesOutput> = {
       }
       found.push(isDir ? `${vp}/` : vp);
     };
-    // The walk stops at the first match past the cap: the listing is truncated, and the rest of
-    // the tree (up to MAX_VISITED entries) would be read for nothing.
-    walk: for (const root of roots) {
+    // Depth first, each directory's entries in the listing's own order (see childrenOf): matches
+    // come in sorted order, so a capped listing is the first entries of the whole one, and the walk
+    // stops at the first match past the cap (the rest of the tree would be read for nothing).
+    const counted = { visited: 0 };
+    const sortedRoots = [...roots].sort((a, b) => byCodeUnits(`${a.virtualDir}/`, `${b.virtualDir}/`));
+    // Past MAX_VISITED entries read, no further directory is read: the listing so far is still
+    // the start of the whole one, and says it is truncated.
+    const enter = async (dir: WalkRoot) => {
+      if (counted.visited >= MAX_VISITED) truncated = true;
+      return truncated ? undefined : { children: await childrenOf(ctx, dir, nested, counted), at: 0 };
+    };
+    for (const root of sortedRoots) {
       if (root.virtualDir !== base) consider(root.virtualDir, true);
-      const queue: WalkRoot[] = [root];
-      for (let next = 0; next < queue.length && visited < MAX_VISITED; next++) {
-        if (truncated) break walk;
-        const dir = queue[next]!;
-        const entries = entriesOf(ctx, dir.hostDir);
-        for await (const entry of entries) {
-          if (truncated) break walk;
-          visited++;
-          if (isTempFileName(entry.name)) continue; // an atomic write in progress (or abandoned)
-          if (isApplyEntryName(entry.name)) continue; // a change set being applied (or its journal)
-          const vp = dir.virtualDir === '/' ? `/${entry.name}` : `${dir.virtualDir}/${entry.name}`;
-          // A nested mount shadows the host directory at its mount point.
-          const owner = nested ? ctx.sandbox.mountFor(vp) : dir.mount;
-          if (owner && owner !== dir.mount) continue;
-          if (entry.isDirectory()) {
-            consider(vp, true);
-            queue.push({ virtualDir: vp, hostDir: path.join(dir.hostDir, entry.name), mount: dir.mount });
-          } else if (entry.isFile()) {
-            consider(vp, false);
-          } else if (entry.isSymbolicLink() && symlinkStaysInside(ctx.sandbox, vp)) {
-            consider(vp, false); // listed, never descended into
-          }
+      const first = await enter(root);
+      const stack = first ? [first] : [];
+      while (stack.length > 0 && !truncated) {
+        const top = stack.at(-1)!;
+        const child = top.children[top.at++];
+        if (child === undefined) {
+          stack.pop();
+          continue;
         }
-        // Nested mounts that live directly below this directory.
-        for (const m of ctx.sandbox.mounts) {
-          if (
-            m !== dir.mount &&
-            path.posix.dirname(m.mountPoint) === dir.virtualDir &&
-            m.mountPoint !== '/'
-          ) {
-            consider(m.mountPoint, true);
-            queue.push({ virtualDir: m.mountPoint, hostDir: m.realRoot, mount: m });
-          }
-        }
+        consider(child.virtualPath, child.dir !== undefined);
+        if (!child.dir || truncated) continue;
+        const inner = await enter(child.dir);
+        if (inner) stack.push(inner);
       }
-      if (visited >= MAX_VISITED) truncated = true;
+      if (truncated) break;
     }
     const entries = [...new Set(found)].sort();
     return { path: base, pattern, entries, count: entries.length, truncated };
   },
 };
+
+/** An entry of a listed directory; `dir` when the walk descends into it. */
+interface Child {
+  virtualPath: string;
+  dir?: WalkRoot;
+}
+
+/** The order of the listing: by UTF-16 code units, as Array.prototype.sort orders strings. */
+const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * A directory's entries to list, sorted so that a walk taking them depth first
+ * meets paths in the listing's order: a directory sorts by its name and a "/"
+ * ("a.txt" before "a/", since "." comes before "/"), as its listed path and every
+ * path below it do. Temp files of atomic writes and change-set entries are left
+ * out; a nested mount shadows the host entry at its mount point and is listed there.
+ */
+async function childrenOf(
+  ctx: ToolContext,
+  dir: WalkRoot,
+  nested: boolean,
+  counted: { visited: number },
+): Promise<Child[]> {
+  const keyed: Array<{ key: string; child: Child }> = [];
+  for await (const entry of entriesOf(ctx, dir.hostDir)) {
+    counted.visited++;
+    if (isTempFileName(entry.name)) continue; // an atomic write in progress (or abandoned)
+    if (isApplyEntryName(entry.name)) continue; // a change set being applied (or its journal)
+    const vp = dir.virtualDir === '/' ? `/${entry.name}` : `${dir.virtualDir}/${entry.name}`;
+    const owner = nested ? ctx.sandbox.mountFor(vp) : dir.mount;
+    if (owner && owner !== dir.mount) continue;
+    if (entry.isDirectory()) {
+      const sub = { virtualDir: vp, hostDir: path.join(dir.hostDir, entry.name), mount: dir.mount };
+      keyed.push({ key: `${entry.name}/`, child: { virtualPath: vp, dir: sub } });
+    } else if (entry.isFile() || (entry.isSymbolicLink() && symlinkStaysInside(ctx.sandbox, vp))) {
+      keyed.push({ key: entry.name, child: { virtualPath: vp } }); // a link is listed, never descended into
+    }
+  }
+  // Nested mounts that live directly below this directory.
+  for (const m of ctx.sandbox.mounts) {
+    if (m !== dir.mount && path.posix.dirname(m.mountPoint) === dir.virtualDir && m.mountPoint !== '/') {
+      const sub = { virtualDir: m.mountPoint, hostDir: m.realRoot, mount: m };
+      keyed.push({
+        key: `${path.posix.basename(m.mountPoint)}/`,
+        child: { virtualPath: m.mountPoint, dir: sub },
+      });
+    }
+  }
+  keyed.sort((a, b) => byCodeUnits(a.key, b.key));
+  return keyed.map((k) => k.child);
+}
 
 function symlinkStaysInside(sandbox: Sandbox, vp: string): boolean {
   try {
@@ -169,9 +207,8 @@ function symlinkStaysInside(sandbox: Sandbox, vp: string): boolean {
 }
 
 /**
- * A directory's entries, read in batches as the walk asks for them: a listing that
- * reaches its cap stops reading, so a flat directory of 100,000 files is not read
- * whole for 1,000 entries. An unreadable directory yields nothing (skipped, not fatal).
+ * A directory's entries, read in batches (a flat directory of 100,000 files is never
+ * held as one array of Dirents). An unreadable directory yields nothing (skipped, not fatal).
  */
 async function* entriesOf(ctx: ToolContext, hostDir: string): AsyncGenerator<ListedEntry> {
   if (ctx.staging && ctx.staging.size > 0) {

@@ -26,10 +26,14 @@ describe('rt36: list_files', () => {
     for (let i = 0; i < 3000; i++) fs.writeFileSync(path.join(dir, `f${String(i).padStart(4, '0')}.txt`), '');
     fs.mkdirSync(path.join(dir, 'a'));
     fs.writeFileSync(path.join(dir, 'a', 'x.txt'), '');
-    const full = new FileSystemToolset(Sandbox.fromDirectory(dir, { mode: 'ro' }), { limits: { listMaxEntries: 5000 } });
+    const full = new FileSystemToolset(Sandbox.fromDirectory(dir, { mode: 'ro' }), {
+      limits: { listMaxEntries: 5000 },
+    });
     const all: any = await full.callTool('list_files', { path: '/' });
     expect(all.data.truncated).toBe(false);
-    const capped = new FileSystemToolset(Sandbox.fromDirectory(dir, { mode: 'ro' }), { limits: { listMaxEntries: 10 } });
+    const capped = new FileSystemToolset(Sandbox.fromDirectory(dir, { mode: 'ro' }), {
+      limits: { listMaxEntries: 10 },
+    });
     const some: any = await capped.callTool('list_files', { path: '/' });
     expect(some.data.truncated).toBe(true);
     expect(some.data.entries).toHaveLength(10);
@@ -57,9 +61,15 @@ describe('rt36: list_files', () => {
     expect(l.data.entries).toEqual([deepFile]);
     const r: any = await ts.callTool('read_file', { path: deepFile });
     expect(r.data.content).toBe('bottom');
-    const e: any = await ts.callTool('edit_file', { path: deepFile, old_string: 'bottom', new_string: 'BOTTOM' });
+    const e: any = await ts.callTool('edit_file', {
+      path: deepFile,
+      old_string: 'bottom',
+      new_string: 'BOTTOM',
+    });
     expect(e.ok).toBe(true);
-    const tooLong: any = await ts.callTool('create_directory', { path: `/new/${Array(3000).fill('e').join('/')}` });
+    const tooLong: any = await ts.callTool('create_directory', {
+      path: `/new/${Array(3000).fill('e').join('/')}`,
+    });
     expect(tooLong.error.code).toBe('invalid_argument');
     const longName: any = await ts.callTool('write_file', { path: `/${'n'.repeat(252)}.txt`, content: 'x' });
     expect(longName.error.code).toBe('invalid_argument');

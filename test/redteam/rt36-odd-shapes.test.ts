@@ -65,16 +65,73 @@ function applyDiff(before: string, diff: string): string {
 describe('rt36 (held): odd shapes', () => {
   const cases: Array<[string, string | Buffer, string, any, string | Buffer]> = [
     ['CR-only: exact edit', 'a\rb\rc\r', 'edit_file', { old_string: 'b', new_string: 'B' }, 'a\rB\rc\r'],
-    ['CR-only: LF old_string is not found', 'a\rb\rc\r', 'edit_file', { old_string: 'a\nb', new_string: 'X' }, 'a\rb\rc\r'],
-    ['mixed EOL: fuzzy edit keeps each line end', 'a\r\nb\nc\r\nd\n', 'edit_file', { old_string: 'b  \nc', new_string: 'B\nC' }, 'a\r\nB\nC\r\nd\n'],
+    [
+      'CR-only: LF old_string is not found',
+      'a\rb\rc\r',
+      'edit_file',
+      { old_string: 'a\nb', new_string: 'X' },
+      'a\rb\rc\r',
+    ],
+    [
+      'mixed EOL: fuzzy edit keeps each line end',
+      'a\r\nb\nc\r\nd\n',
+      'edit_file',
+      { old_string: 'b  \nc', new_string: 'B\nC' },
+      'a\r\nB\nC\r\nd\n',
+    ],
     ['NUL: refused', 'a\0b\n', 'edit_file', { old_string: 'a', new_string: 'A' }, 'a\0b\n'],
-    ['invalid UTF-8: write refused', Buffer.from([0x61, 0xff, 0x62, 0x0a]), 'write_file', { content: 'x' }, Buffer.from([0x61, 0xff, 0x62, 0x0a])],
-    ['BOM: patch keeps it', '\ufeffa\nb\n', 'patch_file', { unified_diff: '--- a/f.txt\n+++ b/f.txt\n@@ -1,2 +1,2 @@\n-a\n+A\n b\n', base_sha256: sha('\ufeffa\nb\n') }, '\ufeffA\nb\n'],
-    ['lone surrogate in old_string: refused', 'x😀y\n', 'edit_file', { old_string: 'x\ud83d', new_string: 'Q' }, 'x😀y\n'],
-    ['surrogate pair split across lines: refused', 'a\n', 'write_file', { content: '\ud83d\n\ude00\n' }, 'a\n'],
-    ['no final newline: patch adding a last line', 'a\nb', 'patch_file', { unified_diff: '--- a/f.txt\n+++ b/f.txt\n@@ -2,1 +2,2 @@\n b\n+c\n', base_sha256: sha('a\nb') }, 'a\nb\nc'],
-    ['lone CR inside a CRLF file', 'a\r\nb\rc\r\nd\r\n', 'edit_file', { old_string: 'b\rc', new_string: 'B' }, 'a\r\nB\r\nd\r\n'],
-    ['100k empty lines: replace_all', '\n'.repeat(100_000), 'edit_file', { old_string: '\n\n', new_string: '\n', replace_all: true }, '\n'.repeat(50_000)],
+    [
+      'invalid UTF-8: write refused',
+      Buffer.from([0x61, 0xff, 0x62, 0x0a]),
+      'write_file',
+      { content: 'x' },
+      Buffer.from([0x61, 0xff, 0x62, 0x0a]),
+    ],
+    [
+      'BOM: patch keeps it',
+      '\ufeffa\nb\n',
+      'patch_file',
+      {
+        unified_diff: '--- a/f.txt\n+++ b/f.txt\n@@ -1,2 +1,2 @@\n-a\n+A\n b\n',
+        base_sha256: sha('\ufeffa\nb\n'),
+      },
+      '\ufeffA\nb\n',
+    ],
+    [
+      'lone surrogate in old_string: refused',
+      'x😀y\n',
+      'edit_file',
+      { old_string: 'x\ud83d', new_string: 'Q' },
+      'x😀y\n',
+    ],
+    [
+      'surrogate pair split across lines: refused',
+      'a\n',
+      'write_file',
+      { content: '\ud83d\n\ude00\n' },
+      'a\n',
+    ],
+    [
+      'no final newline: patch adding a last line',
+      'a\nb',
+      'patch_file',
+      { unified_diff: '--- a/f.txt\n+++ b/f.txt\n@@ -2,1 +2,2 @@\n b\n+c\n', base_sha256: sha('a\nb') },
+      'a\nb\nc',
+    ],
+    [
+      'lone CR inside a CRLF file',
+      'a\r\nb\rc\r\nd\r\n',
+      'edit_file',
+      { old_string: 'b\rc', new_string: 'B' },
+      'a\r\nB\r\nd\r\n',
+    ],
+    [
+      '100k empty lines: replace_all',
+      '\n'.repeat(100_000),
+      'edit_file',
+      { old_string: '\n\n', new_string: '\n', replace_all: true },
+      '\n'.repeat(50_000),
+    ],
   ];
   it.each(cases)('%s', async (_n, before, tool, args, want) => {
     const { after } = await run(before, tool, args);
@@ -84,7 +141,12 @@ describe('rt36 (held): odd shapes', () => {
   it('100k empty lines: edit_lines on line 500', async () => {
     const nl = '\n'.repeat(100_000);
     const { r, after } = await run(nl, 'edit_lines', async (ts: any) => {
-      const read: any = await ts.callTool('read_file', { path: '/f.txt', hashes: true, offset: 500, limit: 1 });
+      const read: any = await ts.callTool('read_file', {
+        path: '/f.txt',
+        hashes: true,
+        offset: 500,
+        limit: 1,
+      });
       return { operations: [{ op: 'replace_line', hash: read.data.content.split('|')[0], content: 'X' }] };
     });
     expect(r.ok).toBe(true);

@@ -35,38 +35,44 @@ console.log('RESULT ' + JSON.stringify({ found: /match 1 of 1/.test(plain), pinS
 }
 
 function run(half: number, keys: string[], budgetMs: number) {
-  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script(half, keys)], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', '--input-type=module', '-e', script(half, keys)],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let out = '';
   let err = '';
   child.stderr.on('data', (c) => {
     err += c;
   });
-  return new Promise<{ found?: boolean; pinShown?: boolean; hung?: boolean; ms?: number; err?: string }>((resolve) => {
-    let timer: NodeJS.Timeout | undefined;
-    let t0 = 0;
-    child.stdout.on('data', (c) => {
-      out += c;
-      if (!timer && out.includes('START')) {
-        t0 = performance.now();
-        timer = setTimeout(() => {
-          child.kill('SIGKILL');
-          resolve({ hung: true });
-        }, budgetMs);
-      }
-      const m = /RESULT (.*)\n/.exec(out);
-      if (m) {
+  return new Promise<{ found?: boolean; pinShown?: boolean; hung?: boolean; ms?: number; err?: string }>(
+    (resolve) => {
+      let timer: NodeJS.Timeout | undefined;
+      let t0 = 0;
+      child.stdout.on('data', (c) => {
+        out += c;
+        if (!timer && out.includes('START')) {
+          t0 = performance.now();
+          timer = setTimeout(() => {
+            child.kill('SIGKILL');
+            resolve({ hung: true });
+          }, budgetMs);
+        }
+        const m = /RESULT (.*)\n/.exec(out);
+        if (m) {
+          clearTimeout(timer);
+          resolve({ ...JSON.parse(m[1]!), ms: Math.round(performance.now() - t0) });
+        }
+      });
+      child.on('exit', () => {
         clearTimeout(timer);
-        resolve({ ...JSON.parse(m[1]!), ms: Math.round(performance.now() - t0) });
-      }
-    });
-    child.on('exit', () => {
-      clearTimeout(timer);
-      resolve({ err: err.slice(0, 2000) });
-    });
-  });
+        resolve({ err: err.slice(0, 2000) });
+      });
+    },
+  );
 }
 
 describe('rt36: pager search inside a 20 MB changed line', () => {
@@ -79,9 +85,10 @@ describe('rt36: pager search inside a 20 MB changed line', () => {
   it('search for the change at column 10,000,000, then j and k: answered within 20 s', async () => {
     const r = await run(10_000_000, ['/', 'P', 'I', 'N', '\r', 'j', 'k', 'q'], 20_000);
     console.log('20 MB', r);
-    expect(r.hung, 'the pager froze: each redraw at a 10M-column sideways shift re-sanitises the prefix').not.toBe(
-      true,
-    );
+    expect(
+      r.hung,
+      'the pager froze: each redraw at a 10M-column sideways shift re-sanitises the prefix',
+    ).not.toBe(true);
     expect(r).toMatchObject({ found: true, pinShown: true });
   }, 60_000);
 });

@@ -26,7 +26,11 @@ describe('rt36: tool results stay bounded for huge lines and huge match counts',
   it('edit_file: a one-word change in a 10 MB line does not echo the 10 MB line (twice) back to the model', async () => {
     const big = `${'a'.repeat(5_000_000)}NEEDLE${'b'.repeat(5_000_000)}`;
     const { toolset, read } = setup(`first\n${big}\nlast\n`);
-    const out = await toolset.callTool('edit_file', { path: '/f.txt', old_string: 'NEEDLE', new_string: 'PIN' });
+    const out = await toolset.callTool('edit_file', {
+      path: '/f.txt',
+      old_string: 'NEEDLE',
+      new_string: 'PIN',
+    });
     expect(out.ok).toBe(true);
     expect(read()).toBe(`first\n${big.replace('NEEDLE', 'PIN')}\nlast\n`);
     const size = JSON.stringify((out as any).data).length;

@@ -34,7 +34,10 @@ describe('rt36: growth past the string limit is file_too_large', () => {
     expect(read()).toBe(TEXT);
   }, 60_000);
 
-  it.each([false, true])('replace_all a → 120×a (would be ~600 MB), gated=%s: file_too_large, file unchanged', async (gated) => {
+  it.each([
+    false,
+    true,
+  ])('replace_all a → 120×a (would be ~600 MB), gated=%s: file_too_large, file unchanged', async (gated) => {
     const { t, read } = setup(TEXT, gated);
     const out: any = await t.callTool('edit_file', {
       path: '/f.txt',

@@ -17,7 +17,13 @@ afterAll(() => {
 });
 
 /** Child: builds an N-line file, prepares the call, prints START, runs it, checks bytes, prints the result. */
-function childScript(tool: 'patch_file' | 'edit_lines', N: number, K: number, dir: string, gated: boolean): string {
+function childScript(
+  tool: 'patch_file' | 'edit_lines',
+  N: number,
+  K: number,
+  dir: string,
+  gated: boolean,
+): string {
   return `
 import fs from 'node:fs'; import path from 'node:path'; import crypto from 'node:crypto';
 import { ApprovalToolset, FileSystemToolset, Sandbox } from ${JSON.stringify(SRC)};
@@ -58,36 +64,45 @@ console.log('RESULT ' + JSON.stringify({ ok: r.ok, code: r.ok ? undefined : r.er
 async function run(tool: 'patch_file' | 'edit_lines', N: number, K: number, budgetMs: number, gated = false) {
   const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'rt36-sl-')));
   dirs.push(dir);
-  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', childScript(tool, N, K, dir, gated)], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', '--input-type=module', '-e', childScript(tool, N, K, dir, gated)],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let out = '';
   let err = '';
   child.stderr.on('data', (c) => {
     err += c;
   });
-  return await new Promise<{ ok?: boolean; code?: string; ms?: number; bytesOk?: boolean; hung?: boolean; err?: string }>(
-    (resolve) => {
-      let timer: NodeJS.Timeout | undefined;
-      child.stdout.on('data', (c) => {
-        out += c;
-        if (!timer && out.includes('START'))
-          timer = setTimeout(() => {
-            child.kill('SIGKILL');
-            resolve({ hung: true });
-          }, budgetMs);
-        const m = /RESULT (.*)\n/.exec(out);
-        if (m) {
-          clearTimeout(timer);
-          resolve(JSON.parse(m[1]!));
-        }
-      });
-      child.on('exit', () => {
+  return await new Promise<{
+    ok?: boolean;
+    code?: string;
+    ms?: number;
+    bytesOk?: boolean;
+    hung?: boolean;
+    err?: string;
+  }>((resolve) => {
+    let timer: NodeJS.Timeout | undefined;
+    child.stdout.on('data', (c) => {
+      out += c;
+      if (!timer && out.includes('START'))
+        timer = setTimeout(() => {
+          child.kill('SIGKILL');
+          resolve({ hung: true });
+        }, budgetMs);
+      const m = /RESULT (.*)\n/.exec(out);
+      if (m) {
         clearTimeout(timer);
-        resolve({ err: err.slice(0, 2000) });
-      });
-    },
-  );
+        resolve(JSON.parse(m[1]!));
+      }
+    });
+    child.on('exit', () => {
+      clearTimeout(timer);
+      resolve({ err: err.slice(0, 2000) });
+    });
+  });
 }
 
 const N = Number(process.env.RT36_N ?? 1_000_000);
@@ -116,7 +131,10 @@ describe('rt36: no superlinear cliff for many hunks / many line operations', () 
   it(`edit_lines: ${K} replace_line operations on a ${N}-line file finishes within 45 s and writes exactly them`, async () => {
     const r = await run('edit_lines', N, K, 45_000);
     console.log(`edit_lines ${N}/${K}`, r);
-    expect(r.hung, 'edit_lines did not finish within 45 s (O(operations × lines) anchor resolution)').not.toBe(true);
+    expect(
+      r.hung,
+      'edit_lines did not finish within 45 s (O(operations × lines) anchor resolution)',
+    ).not.toBe(true);
     expect(r).toMatchObject({ ok: true, bytesOk: true });
   }, 180_000);
 });
