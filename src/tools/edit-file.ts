@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { EditPayload } from '../contract/payloads.js';
 import { boundedUnifiedDiff } from '../edit/bounded-diff.js';
+import { diffForModel } from '../edit/diff-for-model.js';
 import { replaceInText } from '../edit/replace-in-text.js';
 import { BriefMemo } from '../fs/brief-memo.js';
 import type { ResolvedPath } from '../sandbox/sandbox.js';
@@ -228,13 +229,22 @@ export const editFile: SandboxTool<EditFileInput, EditFileOutput> = {
       replacements_made: edit.replacements,
       lines_changed: edit.linesChanged,
       match_level: edit.matchLevel,
-      message: `Replaced ${edit.replacements} occurrence${edit.replacements === 1 ? '' : 's'} in ${out.resolved.virtualPath} at line ${edit.matchLines.join(', ')}${level}.`,
+      message: `Replaced ${edit.replacements} occurrence${edit.replacements === 1 ? '' : 's'} in ${out.resolved.virtualPath} at line ${lineList(edit.matchLines)}${level}.`,
       version: out.state.version,
       sha256: out.state.sha256,
-      diff: diff.unifiedDiff,
+      diff: diffForModel(diff.unifiedDiff, ctx.limits.readMaxChars),
     };
   },
 };
+
+/** Line numbers listed in a result's message; past them, the count says how many more. */
+const LISTED_LINES = 20;
+
+function lineList(lines: readonly number[]): string {
+  if (lines.length <= LISTED_LINES) return lines.join(', ');
+  const more = lines.length - LISTED_LINES;
+  return `${lines.slice(0, LISTED_LINES).join(', ')} and ${more.toLocaleString('en')} more`;
+}
 
 /** Lines of one added or removed run shown in full in the result's diff (edit_lines shows as many). */
 const RESULT_LINES_PER_RUN = 200;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { LinesEditPayload } from '../contract/payloads.js';
 import { type AutoCorrection, applyLineEdits } from '../edit/apply-line-edits.js';
 import { boundedUnifiedDiff, checkedChanges } from '../edit/bounded-diff.js';
+import { diffForModel } from '../edit/diff-for-model.js';
 import { type LineEditOp, LineEditOpSchema } from '../edit/line-edit-ops.js';
 import { applyWrite, writerApproval } from './apply-write.js';
 import { checkWriteSize, type LoadedFile } from './file-io.js';
@@ -177,7 +178,7 @@ export const editLines: SandboxTool<EditLinesInput, EditLinesOutput> = {
       net_line_change: r.linesAfter - r.linesBefore,
       anchors_valid_through: r.anchorsValidThrough,
       must_refresh_from_line: r.mustRefreshFromLine,
-      diff: r.diff,
+      diff: diffForModel(r.diff, ctx.limits.readMaxChars),
       auto_corrections: r.autoCorrections,
       warnings: [...warnings, ...r.warnings],
       baseline_continuity: continuity,

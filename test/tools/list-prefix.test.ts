@@ -30,23 +30,28 @@ function write(dir: string, t: Tree): void {
 describe('list_files with a cap', () => {
   it('lists the first entries of the whole sorted listing, and says truncated exactly when there were more', async () => {
     await fc.assert(
-      fc.asyncProperty(tree, fc.integer({ min: 1, max: 12 }), fc.constantFrom('**/*', '**/*.txt', '*'), async (t, cap, pattern) => {
-        const dir = tempDir({});
-        write(dir, t);
-        const list = async (max: number) => {
-          const toolset = new FileSystemToolset(Sandbox.fromDirectory(dir, { mode: 'ro' }), {
-            limits: { listMaxEntries: max },
-          });
-          const out = await toolset.callTool('list_files', { path: '/', pattern });
-          if (!out.ok) throw new Error(out.error.message);
-          return out.data as { entries: string[]; truncated: boolean };
-        };
-        const all = await list(10_000);
-        const some = await list(cap);
-        expect(all.entries).toEqual([...all.entries].sort());
-        expect(some.entries).toEqual(all.entries.slice(0, cap));
-        expect(some.truncated).toBe(all.entries.length > cap);
-      }),
+      fc.asyncProperty(
+        tree,
+        fc.integer({ min: 1, max: 12 }),
+        fc.constantFrom('**/*', '**/*.txt', '*'),
+        async (t, cap, pattern) => {
+          const dir = tempDir({});
+          write(dir, t);
+          const list = async (max: number) => {
+            const toolset = new FileSystemToolset(Sandbox.fromDirectory(dir, { mode: 'ro' }), {
+              limits: { listMaxEntries: max },
+            });
+            const out = await toolset.callTool('list_files', { path: '/', pattern });
+            if (!out.ok) throw new Error(out.error.message);
+            return out.data as { entries: string[]; truncated: boolean };
+          };
+          const all = await list(10_000);
+          const some = await list(cap);
+          expect(all.entries).toEqual([...all.entries].sort());
+          expect(some.entries).toEqual(all.entries.slice(0, cap));
+          expect(some.truncated).toBe(all.entries.length > cap);
+        },
+      ),
       { numRuns: 80 },
     );
   });
@@ -61,9 +66,12 @@ describe('list_files with a cap', () => {
       ],
     });
     const full = await new FileSystemToolset(sandbox).callTool('list_files', { path: '/' });
-    const capped = await new FileSystemToolset(sandbox, { limits: { listMaxEntries: 3 } }).callTool('list_files', {
-      path: '/',
-    });
+    const capped = await new FileSystemToolset(sandbox, { limits: { listMaxEntries: 3 } }).callTool(
+      'list_files',
+      {
+        path: '/',
+      },
+    );
     if (!full.ok || !capped.ok) throw new Error('list failed');
     const all = (full.data as { entries: string[] }).entries;
     expect(all).toEqual(['/a.txt', '/m/', '/m/b.txt', '/m/c.txt', '/n.txt']);
