@@ -328,11 +328,11 @@ export function diffLineSource(unifiedDiff: string, style: Style, width: number)
     // A long line is cut (raw) to what the shift and the width can show before it is sanitised.
     const cut = long(raw) ? rawHead(raw, (shift + textWidth) * 4 + 256) : raw;
     const line = kind === CONTEXT ? sanitizeLine(cut) : changed(cut);
-    const hiddenRaw = raw.length - cut.length;
-    const text =
-      hiddenRaw > 0
-        ? fitHidden(shiftLeft(line, shift), textWidth, hiddenRaw)
-        : fitWidth(shiftLeft(line, shift), textWidth);
+    // Scrolled sideways, what follows the screen is cut again: the rest of a long line is not fitted.
+    const shifted = shiftLeft(line, shift);
+    const shown = long(raw) ? rawHead(shifted, rawRoom) : shifted;
+    const hiddenRaw = raw.length - cut.length + shifted.length - shown.length;
+    const text = hiddenRaw > 0 ? fitHidden(shown, textWidth, hiddenRaw) : fitWidth(shown, textWidth);
     if (kind === ADD) return gutter(slot) + style.green(`+${text}`);
     if (kind === DEL) return gutter(slot) + style.red(`-${text}`);
     return `${gutter(slot)} ${text}`;

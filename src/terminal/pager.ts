@@ -103,7 +103,7 @@ export async function runPager(o: PagerOptions): Promise<void> {
     for (const w of shownWarnings) lines.push(o.style.yellow(fitWidth(w, room)));
     for (let i = top; i < Math.min(l.count, top + page); i++) {
       const text = fitStyled(l.line(i, shift), room);
-      lines.push(query && textOf(i).includes(query) ? o.style.inverse(stripAnsi(text)) : text);
+      lines.push(query && matched.has(i) ? o.style.inverse(stripAnsi(text)) : text);
     }
     while (lines.length < page + 1 + shownWarnings.length) lines.push('~');
     const last = Math.min(l.count, top + page);
@@ -129,13 +129,18 @@ export async function runPager(o: PagerOptions): Promise<void> {
     l = { ...l, ...(o.relayout?.(width) ?? {}), width, rows: Math.max(5, rows ?? l.rows) };
     page = pageOf(l);
     top = Math.min(top, maxTop());
+    // Lines may be laid out anew at another width: the matches are found again.
+    if (query) findAll();
     draw();
   };
   // Every match of the query, found once per search: results say "n of N" and the file line.
   let matches: number[] = [];
+  // The same lines as a set: a redraw highlights them without searching any line again.
+  let matched = new Set<number>();
   const findAll = () => {
     matches = [];
     for (let i = 0; i < l.count; i++) if (textOf(i).includes(query)) matches.push(i);
+    matched = new Set(matches);
   };
   const find = (from: number, step: 1 | -1): number | undefined => {
     if (step === 1) return matches.find((m) => m >= from);

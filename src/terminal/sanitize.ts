@@ -56,6 +56,10 @@ function showUnnormalized(text: string): string {
  * that does not end it).
  */
 export function sanitizeLine(text: string, tabWidth = 4, showWhitespace: boolean | 'tabs' = false): string {
+  // Printable ASCII needs nothing replaced and takes a column a character: a long line of it
+  // (a 10 MB minified file) is checked by one native regex, not walked a character at a time.
+  if (PRINTABLE_ASCII.test(text))
+    return showWhitespace === true ? text.replace(/ +$/, (spaces) => '·'.repeat(spaces.length)) : text;
   let out = '';
   let column = 0;
   const safe = markLookAlikes(showUnnormalized(text.replace(INVISIBLE_CHARS, visible)));
@@ -75,6 +79,9 @@ export function sanitizeLine(text: string, tabWidth = 4, showWhitespace: boolean
   }
   return out;
 }
+
+/** Text of printable ASCII characters only (no tab, no control character). */
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
 /** Sanitises each line of a multi-line text. */
 export function sanitizeLines(text: string): string[] {
@@ -96,6 +103,7 @@ export function fitWidth(line: string, width: number): string {
  */
 export function shiftLeft(line: string, columns: number): string {
   if (columns <= 0) return line;
+  if (PRINTABLE_ASCII.test(line)) return line === '' ? line : `…${line.slice(columns + 1)}`;
   const chars = [...line];
   if (chars.length === 0) return line;
   let i = 0;
