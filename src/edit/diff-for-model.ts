@@ -70,13 +70,21 @@ function shortened(line: string, partner: string | undefined): string {
     const max = Math.min(line.length, partner.length);
     while (at < max && line.charCodeAt(at) === partner.charCodeAt(at)) at++;
   } else at = HEAD;
-  const from = Math.max(HEAD, at - BEFORE);
-  const to = Math.min(line.length, Math.max(from, at) + AFTER);
-  const parts = [line.slice(0, HEAD)];
-  if (from > HEAD) parts.push(cut(from - HEAD));
+  // Cuts fall between characters, never inside a surrogate pair (half of one is not text).
+  const head = whole(line, HEAD);
+  const from = whole(line, Math.max(head, at - BEFORE));
+  const to = whole(line, Math.min(line.length, Math.max(from, at) + AFTER));
+  const parts = [line.slice(0, head)];
+  if (from > head) parts.push(cut(from - head));
   parts.push(line.slice(from, to));
   if (to < line.length) parts.push(cut(line.length - to));
   return parts.join('');
+}
+
+/** `at`, or one before it when `at` would split a surrogate pair. */
+function whole(text: string, at: number): number {
+  const c = text.charCodeAt(at - 1);
+  return at > 0 && at < text.length && c >= 0xd800 && c <= 0xdbff ? at - 1 : at;
 }
 
 const cut = (n: number) => `[… ${n.toLocaleString('en')} characters …]`;

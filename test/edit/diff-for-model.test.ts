@@ -69,3 +69,17 @@ describe('diffForModel', () => {
     );
   });
 });
+
+describe('diffForModel on long lines of astral characters', () => {
+  it('never cuts a surrogate pair in half', () => {
+    fc.assert(
+      fc.property(fc.nat(3), fc.nat(3), fc.integer({ min: 600, max: 3_000 }), (a, b, n) => {
+        const old = `${'x'.repeat(a)}${'😀'.repeat(n)}A${'😀'.repeat(n)}`;
+        const diff = `${header}-${old}\n+${old.replace('A', `${'y'.repeat(b)}B`)}\n`;
+        const shown = diffForModel(diff, 50_000);
+        expect(shown.isWellFormed()).toBe(true);
+      }),
+      { numRuns: 100 },
+    );
+  });
+});
