@@ -5,9 +5,9 @@
 // million columns per redraw, synchronously, so the prompt is frozen (not even Ctrl-C is read) for ~30 s a key.
 // Run in a child process (the work is synchronous) with a budget; a redraw that cost what is on screen would
 // finish in well under a second.
-import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runBudgeted } from './rt36-budgeted-child.js';
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -35,44 +35,7 @@ console.log('RESULT ' + JSON.stringify({ found: /match 1 of 1/.test(plain), pinS
 }
 
 function run(half: number, keys: string[], budgetMs: number) {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', '--input-type=module', '-e', script(half, keys)],
-    {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  let out = '';
-  let err = '';
-  child.stderr.on('data', (c) => {
-    err += c;
-  });
-  return new Promise<{ found?: boolean; pinShown?: boolean; hung?: boolean; ms?: number; err?: string }>(
-    (resolve) => {
-      let timer: NodeJS.Timeout | undefined;
-      let t0 = 0;
-      child.stdout.on('data', (c) => {
-        out += c;
-        if (!timer && out.includes('START')) {
-          t0 = performance.now();
-          timer = setTimeout(() => {
-            child.kill('SIGKILL');
-            resolve({ hung: true });
-          }, budgetMs);
-        }
-        const m = /RESULT (.*)\n/.exec(out);
-        if (m) {
-          clearTimeout(timer);
-          resolve({ ...JSON.parse(m[1]!), ms: Math.round(performance.now() - t0) });
-        }
-      });
-      child.on('exit', () => {
-        clearTimeout(timer);
-        resolve({ err: err.slice(0, 2000) });
-      });
-    },
-  );
+  return runBudgeted<{ found: boolean; pinShown: boolean }>(script(half, keys), budgetMs, ROOT);
 }
 
 describe('rt36: pager search inside a 20 MB changed line', () => {

@@ -4,11 +4,11 @@
 // 100k-line file with a tenth of the hunks/operations takes a few seconds at most (see the 100k cases),
 // so a roughly linear implementation has ~10× headroom; the current code is O(hunks × lines).
 // Outcomes and bytes are asserted; the budget only turns a hang into a failure.
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runBudgeted } from './rt36-budgeted-child.js';
 
 const SRC = path.resolve(__dirname, '../../src/index.ts');
 const dirs: string[] = [];
@@ -64,45 +64,10 @@ console.log('RESULT ' + JSON.stringify({ ok: r.ok, code: r.ok ? undefined : r.er
 async function run(tool: 'patch_file' | 'edit_lines', N: number, K: number, budgetMs: number, gated = false) {
   const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'rt36-sl-')));
   dirs.push(dir);
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', '--input-type=module', '-e', childScript(tool, N, K, dir, gated)],
-    {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
+  return runBudgeted<{ ok: boolean; code: string; bytesOk: boolean }>(
+    childScript(tool, N, K, dir, gated),
+    budgetMs,
   );
-  let out = '';
-  let err = '';
-  child.stderr.on('data', (c) => {
-    err += c;
-  });
-  return await new Promise<{
-    ok?: boolean;
-    code?: string;
-    ms?: number;
-    bytesOk?: boolean;
-    hung?: boolean;
-    err?: string;
-  }>((resolve) => {
-    let timer: NodeJS.Timeout | undefined;
-    child.stdout.on('data', (c) => {
-      out += c;
-      if (!timer && out.includes('START'))
-        timer = setTimeout(() => {
-          child.kill('SIGKILL');
-          resolve({ hung: true });
-        }, budgetMs);
-      const m = /RESULT (.*)\n/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(JSON.parse(m[1]!));
-      }
-    });
-    child.on('exit', () => {
-      clearTimeout(timer);
-      resolve({ err: err.slice(0, 2000) });
-    });
-  });
 }
 
 const N = Number(process.env.RT36_N ?? 1_000_000);
