@@ -4,87 +4,184 @@
  * change itself, so the result only has to confirm what changed where; echoing a
  * 10 MB line (twice) or a 400,000-line `replace_all` back would flood its context
  * (the person's approval shows the whole diff). A long line keeps its start (the
- * +/- mark and, in edit_lines, its LINE#HASH anchor) and the stretch around where
- * it first differs from the line it replaces; what is left out is counted.
+ * +/- mark and, in edit_lines, its LINE#HASH anchor) and the stretch from where it
+ * first differs from the line it replaces to where it last does (both ends shown,
+ * the middle left out when long); what is left out is counted in characters.
  */
 export function diffForModel(diff: string, maxChars: number): string {
   if (diff.length <= Math.min(maxChars, LONG_LINE)) return diff;
   const lines = diff.split('\n');
+  const total = lines.at(-1) === '' ? lines.length - 1 : lines.length;
+  const partners = pairLongLines(lines);
   const out: string[] = [];
   let used = 0;
-  for (let i = 0; i < lines.length; i++) {
+  for (let i = 0; i < total; i++) {
     const line = lines[i]!;
-    const shown = line.length > LONG_LINE ? shortened(line, partnerOf(lines, i)) : line;
-    if (used + shown.length + 1 > maxChars - NOTE_ROOM) {
-      const left = lines.length - i - (lines.at(-1) === '' ? 1 : 0);
-      out.push(
-        `[diff cut at ${used.toLocaleString('en')} characters: ${left.toLocaleString('en')} more line${left === 1 ? '' : 's'} not shown; read the file to see them]`,
-      );
-      return out.join('\n');
+    const partner = partners.get(i);
+    const shown =
+      line.length > LONG_LINE ? shortened(line, partner === undefined ? undefined : lines[partner]) : line;
+    const next = used + shown.length + 1;
+    // The note for the lines after this one must still fit after it.
+    if (next + (i + 1 < total ? cutNote(next, total - i - 1).length : 0) > maxChars) {
+      out.push(fitted(cutNote(used, total - i), maxChars - used));
+      return out.join('\n').slice(0, maxChars);
     }
     out.push(shown);
-    used += shown.length + 1;
+    used = next;
   }
-  return out.join('\n');
+  return out.join('\n') + (lines.at(-1) === '' ? '\n' : '');
 }
 
 /** Lines longer than this are shortened. */
 const LONG_LINE = 1_000;
 /** Characters of a long line kept from its start. */
 const HEAD = 120;
-/** Characters kept around where a long line first differs from its partner. */
-const BEFORE = 200;
-const AFTER = 400;
-/** Room kept for the note that says the diff was cut. */
-const NOTE_ROOM = 200;
+/** Characters kept before a line's first difference and after its last. */
+const AROUND = 200;
+/** A changed stretch up to this long is shown whole; a longer one by its two ends. */
+const STRETCH = 400;
+/** Candidates looked at on the other side when pairing a long line. */
+const CANDIDATES = 8;
+
+const cutNote = (used: number, left: number) =>
+  `[diff cut at ${used.toLocaleString('en')} characters: ${left.toLocaleString('en')} more line${left === 1 ? '' : 's'} not shown; read the file to see them]`;
+
+/** The note in `room` characters: its short form when the whole does not fit, else nothing. */
+function fitted(note: string, room: number): string {
+  if (note.length <= room) return note;
+  const short = '[diff not shown]';
+  return short.length <= room ? short : '';
+}
+
+/** The LINE#HASH| anchor edit_lines puts before a line's text, if any. */
+const ANCHOR = /^\d+#[0-9a-f]{4,8}\|/;
+
+/** Where a diff line's text starts: after its mark, and after its anchor when it has one. */
+function textStart(line: string): number {
+  const anchor = ANCHOR.exec(line.slice(1, 40));
+  return 1 + (anchor ? anchor[0].length : 0);
+}
 
 /**
- * The line a removed or added line pairs with: the n-th `-` line of a run with the n-th
- * `+` line of the run right after it (and back). Undefined for a line without one.
+ * For each long `-` or `+` line, the line of the other side of its change block
+ * (the `-` and `+` lines between two context lines) most like it: the longest
+ * shared start and end. Position in the block is not enough: a line deleted or
+ * inserted before a changed one would take its partner.
  */
-function partnerOf(lines: readonly string[], i: number): string | undefined {
-  const mark = lines[i]![0];
-  if (mark !== '-' && mark !== '+') return undefined;
-  const other = mark === '-' ? '+' : '-';
-  let start = i;
-  while (start > 0 && lines[start - 1]![0] === mark) start--;
-  const n = i - start;
-  if (mark === '-') {
-    let end = i;
-    while (end < lines.length && lines[end]![0] === '-') end++;
-    let j = end;
-    while (j < end + n && j < lines.length && lines[j]![0] === other) j++;
-    return j === end + n && lines[j]?.[0] === other ? lines[j] : undefined;
+function pairLongLines(lines: readonly string[]): Map<number, number> {
+  const partners = new Map<number, number>();
+  for (let i = 0; i < lines.length; ) {
+    const mark = lines[i]![0];
+    if (mark !== '-' && mark !== '+' && mark !== '\\') {
+      i++;
+      continue;
+    }
+    const removed: number[] = [];
+    const added: number[] = [];
+    for (; i < lines.length && '-+\\'.includes(lines[i]![0] ?? ' '); i++) {
+      if (lines[i]!.startsWith('--- ') || lines[i]!.startsWith('+++ ')) break;
+      if (lines[i]![0] === '-') removed.push(i);
+      else if (lines[i]![0] === '+') added.push(i);
+    }
+    if (removed.length === 0 && added.length === 0) i++;
+    for (const [mine, theirs] of [
+      [removed, added],
+      [added, removed],
+    ] as const) {
+      mine.forEach((at, k) => {
+        if (lines[at]!.length <= LONG_LINE || theirs.length === 0) return;
+        // The other side's lines near the same place in the block, best shared ends first.
+        const near = Math.round((k * theirs.length) / mine.length);
+        const from = Math.max(0, near - CANDIDATES / 2);
+        let best = -1;
+        let bestScore = -1;
+        for (const other of theirs.slice(from, from + CANDIDATES)) {
+          const score = sharedEnds(lines[at]!, lines[other]!).total;
+          if (score > bestScore) {
+            bestScore = score;
+            best = other;
+          }
+        }
+        partners.set(at, best);
+      });
+    }
   }
-  // An added line's removed run ends right before its own run starts.
-  let first = start;
-  while (first > 0 && lines[first - 1]![0] === other) first--;
-  const j = first + n;
-  return j < start ? lines[j] : undefined;
+  return partners;
 }
 
-/** A long line: its start, then the stretch around its first difference from `partner`, the rest counted. */
+/** How much of their texts (after mark and anchor) two lines share at the start and at the end. */
+function sharedEnds(a: string, b: string): { start: number; end: number; total: number } {
+  const sa = textStart(a);
+  const sb = textStart(b);
+  const room = Math.min(a.length - sa, b.length - sb);
+  let start = 0;
+  const BLOCK = 4096;
+  while (
+    start + BLOCK <= room &&
+    a.slice(sa + start, sa + start + BLOCK) === b.slice(sb + start, sb + start + BLOCK)
+  )
+    start += BLOCK;
+  while (start < room && a.charCodeAt(sa + start) === b.charCodeAt(sb + start)) start++;
+  let end = 0;
+  while (
+    end + BLOCK <= room - start &&
+    a.slice(a.length - end - BLOCK, a.length - end) === b.slice(b.length - end - BLOCK, b.length - end)
+  )
+    end += BLOCK;
+  while (end < room - start && a.charCodeAt(a.length - 1 - end) === b.charCodeAt(b.length - 1 - end)) end++;
+  return { start, end, total: start + end };
+}
+
+/** A long line: its start, and both ends of the stretch where it differs from `partner`; the rest counted. */
 function shortened(line: string, partner: string | undefined): string {
-  let at = 1; // past the +/- mark
+  const keep: Array<[number, number]> = [[0, HEAD]];
   if (partner !== undefined) {
-    const max = Math.min(line.length, partner.length);
-    while (at < max && line.charCodeAt(at) === partner.charCodeAt(at)) at++;
-  } else at = HEAD;
-  // Cuts fall between characters, never inside a surrogate pair (half of one is not text).
-  const head = whole(line, HEAD);
-  const from = whole(line, Math.max(head, at - BEFORE));
-  const to = whole(line, Math.min(line.length, Math.max(from, at) + AFTER));
-  const parts = [line.slice(0, head)];
-  if (from > head) parts.push(cut(from - head));
-  parts.push(line.slice(from, to));
-  if (to < line.length) parts.push(cut(line.length - to));
+    const shared = sharedEnds(line, partner);
+    const first = textStart(line) + shared.start;
+    const last = Math.max(first, line.length - shared.end);
+    if (last - first <= STRETCH) keep.push([first - AROUND, last + AROUND]);
+    else keep.push([first - AROUND, first + STRETCH / 2], [last - STRETCH / 2, last + AROUND]);
+  }
+  // Without surrogates (most text), characters are code units and nothing needs counting.
+  const count = SURROGATE.test(line)
+    ? (from: number, to: number) => codePoints(line, from, to)
+    : (from: number, to: number) => to - from;
+  const parts: string[] = [];
+  let at = 0;
+  for (const [a, b] of keep) {
+    const from = whole(line, Math.min(line.length, Math.max(at, a)));
+    const to = whole(line, Math.min(line.length, Math.max(from, b)));
+    if (from > at) parts.push(cut(count(at, from)));
+    parts.push(line.slice(from, to));
+    at = Math.max(at, to);
+  }
+  if (at < line.length) parts.push(cut(count(at, line.length)));
   return parts.join('');
 }
+
+const SURROGATE = /[\uD800-\uDFFF]/;
 
 /** `at`, or one before it when `at` would split a surrogate pair. */
 function whole(text: string, at: number): number {
   const c = text.charCodeAt(at - 1);
   return at > 0 && at < text.length && c >= 0xd800 && c <= 0xdbff ? at - 1 : at;
+}
+
+/** Characters (code points) in text[from, to), which starts and ends between characters. */
+function codePoints(text: string, from: number, to: number): number {
+  let pairs = 0;
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (
+      c >= 0xdc00 &&
+      c <= 0xdfff &&
+      i > from &&
+      text.charCodeAt(i - 1) >= 0xd800 &&
+      text.charCodeAt(i - 1) <= 0xdbff
+    )
+      pairs++;
+  }
+  return to - from - pairs;
 }
 
 const cut = (n: number) => `[… ${n.toLocaleString('en')} characters …]`;

@@ -240,7 +240,9 @@ export const editFile: SandboxTool<EditFileInput, EditFileOutput> = {
 /** Line numbers listed in a result's message; past them, the count says how many more. */
 const LISTED_LINES = 20;
 
-function lineList(lines: readonly number[]): string {
+/** The lines matched, each once (a line may hold several matches), the first 20 listed. */
+function lineList(matchLines: readonly number[]): string {
+  const lines = [...new Set(matchLines)].sort((a, b) => a - b);
   if (lines.length <= LISTED_LINES) return lines.join(', ');
   const more = lines.length - LISTED_LINES;
   return `${lines.slice(0, LISTED_LINES).join(', ')} and ${more.toLocaleString('en')} more`;

@@ -15,7 +15,9 @@ function project(content: string, limits: Record<string, number> = {}) {
   const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'rt37-db-')));
   dirs.push(dir);
   fs.writeFileSync(path.join(dir, 'f.txt'), content);
-  const ts = new FileSystemToolset(Sandbox.fromDirectory(dir, { mode: 'rw', writeApproval: false }), { limits });
+  const ts = new FileSystemToolset(Sandbox.fromDirectory(dir, { mode: 'rw', writeApproval: false }), {
+    limits,
+  });
   const disk = () => fs.readFileSync(path.join(dir, 'f.txt'), 'utf8');
   return { ts, disk };
 }
@@ -25,7 +27,8 @@ async function call(ts: FileSystemToolset, name: string, args: Record<string, un
   return out.data;
 }
 /** The lines of a shown diff that start with `mark`. */
-const marked = (diff: string, mark: '+' | '-') => diff.split('\n').filter((l) => l.startsWith(mark) && !l.startsWith(`${mark}${mark}${mark} `));
+const marked = (diff: string, mark: '+' | '-') =>
+  diff.split('\n').filter((l) => l.startsWith(mark) && !l.startsWith(`${mark}${mark}${mark} `));
 
 const x = (n: number) => 'x'.repeat(n);
 const y = (n: number) => 'y'.repeat(n);
@@ -112,9 +115,17 @@ describe('rt37: a long changed line shows the stretch where it changed', () => {
   it('held: changes at the very start and the very end of a long line', async () => {
     const line = `S${x(5000)}E`;
     const { ts } = project(`${line}\n`);
-    const r1 = await call(ts, 'edit_file', { path: '/f.txt', old_string: `S${x(10)}`, new_string: `START${x(10)}` });
+    const r1 = await call(ts, 'edit_file', {
+      path: '/f.txt',
+      old_string: `S${x(10)}`,
+      new_string: `START${x(10)}`,
+    });
     expect(marked(r1.diff, '+')[0]).toContain('START');
-    const r2 = await call(ts, 'edit_file', { path: '/f.txt', old_string: `${x(10)}E`, new_string: `${x(10)}END` });
+    const r2 = await call(ts, 'edit_file', {
+      path: '/f.txt',
+      old_string: `${x(10)}E`,
+      new_string: `${x(10)}END`,
+    });
     expect(marked(r2.diff, '+')[0]).toContain('END');
   });
 
@@ -156,7 +167,12 @@ describe('rt37: the whole diff is cut at readMaxChars', () => {
 
   it('a tiny readMaxChars still bounds the diff', async () => {
     const { ts } = project('line\n'.repeat(300), { readMaxChars: 40 });
-    const r = await call(ts, 'edit_file', { path: '/f.txt', old_string: 'line', new_string: 'LINE', replace_all: true });
+    const r = await call(ts, 'edit_file', {
+      path: '/f.txt',
+      old_string: 'line',
+      new_string: 'LINE',
+      replace_all: true,
+    });
     // got: "[diff cut at 0 characters: 603 more lines not shown; read the file to see them]" (79 characters)
     expect(r.diff.length).toBeLessThanOrEqual(40);
   });
@@ -167,7 +183,12 @@ describe('rt37: the whole diff is cut at readMaxChars', () => {
     const anchors: string[] = [];
     for (let offset: number | null = 1; offset !== null; ) {
       const read = await call(ts, 'read_file', { path: '/f.txt', hashes: true, offset });
-      anchors.push(...read.content.split('\n').filter(Boolean).map((l: string) => l.split('|')[0]));
+      anchors.push(
+        ...read.content
+          .split('\n')
+          .filter(Boolean)
+          .map((l: string) => l.split('|')[0]),
+      );
       offset = read.next_offset;
     }
     expect(anchors).toHaveLength(300);
@@ -181,7 +202,10 @@ describe('rt37: the whole diff is cut at readMaxChars', () => {
     const shownAnchors = [...r.diff.matchAll(/^\+(\d+#[0-9a-f]{6})\|extra (\d+);$/gm)];
     expect(shownAnchors.length).toBeGreaterThan(2);
     const [, anchor, k] = shownAnchors.at(-1)!;
-    await call(ts, 'edit_lines', { path: '/f.txt', operations: [{ op: 'replace_line', hash: anchor, content: `EXTRA ${k};` }] });
+    await call(ts, 'edit_lines', {
+      path: '/f.txt',
+      operations: [{ op: 'replace_line', hash: anchor, content: `EXTRA ${k};` }],
+    });
     expect(disk()).toContain(`\nEXTRA ${k};\n`);
     expect(disk()).not.toContain(`\nextra ${k};\n`);
   });
@@ -190,7 +214,12 @@ describe('rt37: the whole diff is cut at readMaxChars', () => {
 describe('rt37: edit_file message lists the first 20 lines matched', () => {
   it('replace_all with several matches on a line: lines listed once, the rest counted as lines', async () => {
     const { ts } = project('foo foo foo\nbar\n'.repeat(30));
-    const r = await call(ts, 'edit_file', { path: '/f.txt', old_string: 'foo', new_string: 'baz', replace_all: true });
+    const r = await call(ts, 'edit_file', {
+      path: '/f.txt',
+      old_string: 'foo',
+      new_string: 'baz',
+      replace_all: true,
+    });
     expect(r.replacements_made).toBe(90);
     // got: "Replaced 90 occurrences in /f.txt at line 1, 1, 1, 3, 3, 3, 5, … 13, 13 and 70 more."
     const listed = /at line ([\d, ]+?)(?: and ([\d,]+) more)?\.$/.exec(r.message)!;

@@ -51,7 +51,7 @@ describe('rt37: nested mounts below a directory the parent mount lacks', () => {
     expect(out.data.entries).toContain('/a/b/c/in.txt');
   });
 
-  it('listing the mount point\'s parent directory works', async () => {
+  it("listing the mount point's parent directory works", async () => {
     const ts = setup();
     const q: any = await ts.callTool('list_files', { path: '/q' });
     // got not_found: "/q does not exist. Did you mean: /a?"

@@ -91,7 +91,8 @@ function tree(): Record<string, string> {
 describe('rt37: capped list_files is a prefix of the whole listing', () => {
   it('held: odd names, prefixes of each other, dirs and files', async () => {
     const dir = mk(tree());
-    const make: Make = (limits) => new FileSystemToolset(Sandbox.fromDirectory(dir, { mode: 'ro' }), { limits });
+    const make: Make = (limits) =>
+      new FileSystemToolset(Sandbox.fromDirectory(dir, { mode: 'ro' }), { limits });
     await checkPrefixes(make, {});
     await checkPrefixes(make, { pattern: '**/*.txt' });
     await checkPrefixes(make, { pattern: '**/deeper/*' });
@@ -166,7 +167,8 @@ describe('rt37: capped list_files is a prefix of the whole listing', () => {
     fs.symlinkSync('nope', path.join(dir, 'l-dangling'));
     fs.writeFileSync(path.join(dir, '.f.txt.sandbox-approval-123-0123456789ab.tmp'), 't');
     fs.writeFileSync(path.join(dir, 'd', '.g.txt.sandbox-approval-0123456789ab.tmp'), 't');
-    const make: Make = (limits) => new FileSystemToolset(Sandbox.fromDirectory(dir, { mode: 'ro' }), { limits });
+    const make: Make = (limits) =>
+      new FileSystemToolset(Sandbox.fromDirectory(dir, { mode: 'ro' }), { limits });
     const all = await checkPrefixes(make, {});
     expect(all).toEqual(['/d/', '/d/g.txt', '/f.txt', '/l-in']);
   }, 30_000);

@@ -22,11 +22,21 @@ async function patch(content: string, diff: string) {
   fs.writeFileSync(path.join(root, name), content);
   const read: any = await ts.callTool('read_file', { path: `/${name}` });
   const sha = read.ok ? read.data.sha256 : EMPTY_SHA256;
-  const out: any = await ts.callTool('patch_file', { path: `/${name}`, unified_diff: diff, base_sha256: sha });
+  const out: any = await ts.callTool('patch_file', {
+    path: `/${name}`,
+    unified_diff: diff,
+    base_sha256: sha,
+  });
   const after = fs.readFileSync(path.join(root, name), 'utf8');
   return out.ok
     ? { ok: true as const, after }
-    : { ok: false as const, code: out.error.code, reason: out.error.details?.reason, hunk: out.error.details?.hunk, after };
+    : {
+        ok: false as const,
+        code: out.error.code,
+        reason: out.error.details?.reason,
+        hunk: out.error.details?.hunk,
+        after,
+      };
 }
 
 function rng(seed: number) {
@@ -75,7 +85,7 @@ function drift(r: () => number, line: string): string {
 
 function makeCase(seed: number) {
   const r = rng(seed);
-  const pick = <T,>(a: readonly T[]) => a[Math.floor(r() * a.length)]!;
+  const pick = <T>(a: readonly T[]) => a[Math.floor(r() * a.length)]!;
   const body = Array.from({ length: 4 + Math.floor(r() * 14) }, () => pick(POOL));
   const eol = r() < 0.3 ? '\r\n' : '\n';
   const bom = r() < 0.2 ? '\uFEFF' : '';
@@ -122,9 +132,9 @@ function makeCase(seed: number) {
     pos = s + len;
   }
   if (r() < 0.1 && hunks.length > 0) hunks.push(hunks[0]!); // a repeated identical hunk
-  const prefixHunks = prefixLines(false).slice(0, 9).map(
-    (l, i) => `@@ -${i + 1},1 +${i + 1},1 @@\n-${l}\n+${prefixLines(true)[i]}`,
-  );
+  const prefixHunks = prefixLines(false)
+    .slice(0, 9)
+    .map((l, i) => `@@ -${i + 1},1 +${i + 1},1 @@\n-${l}\n+${prefixLines(true)[i]}`);
   const head = '--- a/f.txt\n+++ b/f.txt\n';
   return {
     // the reference file has 9 of the 10 prefix lines already changed
@@ -147,7 +157,10 @@ describe('rt37: patch_file with more than 8 hunks behaves as with few', () => {
       stats[k] = (stats[k] ?? 0) + 1;
       const same = few.ok
         ? many.ok && many.after === few.after
-        : !many.ok && many.code === few.code && many.reason === few.reason && many.hunk === (few.hunk ?? 0) + 9;
+        : !many.ok &&
+          many.code === few.code &&
+          many.reason === few.reason &&
+          many.hunk === (few.hunk ?? 0) + 9;
       if (!same)
         problems.push(
           `seed ${seed}: few=${JSON.stringify({ ...few, after: undefined })} many=${JSON.stringify({ ...many, after: undefined })}\n` +

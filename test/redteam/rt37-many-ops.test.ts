@@ -32,13 +32,18 @@ async function run(content: string, build: (anchors: string[]) => unknown[], cha
   const name = `f${n++}.txt`;
   fs.writeFileSync(path.join(root, name), content);
   const read: any = await ts.callTool('read_file', { path: `/${name}`, hashes: true });
-  const anchors = read.data.content.split('\n').filter((l: string) => l.includes('|')).map((l: string) => l.split('|')[0]);
+  const anchors = read.data.content
+    .split('\n')
+    .filter((l: string) => l.includes('|'))
+    .map((l: string) => l.split('|')[0]);
   if (changed !== undefined) fs.writeFileSync(path.join(root, name), changed); // changed since the read
   const operations = build(anchors);
   if (operations.length === 0) return undefined; // the target line was the phantom line after a final newline
   const out: any = await ts.callTool('edit_lines', { path: `/${name}`, operations, sanity: 'off' });
   const after = fs.readFileSync(path.join(root, name), 'utf8');
-  return out.ok ? { ok: true as const, after } : { ok: false as const, code: out.error.code as string, after };
+  return out.ok
+    ? { ok: true as const, after }
+    : { ok: false as const, code: out.error.code as string, after };
 }
 
 describe('rt37: edit_lines with many operations behaves as with few', () => {
@@ -47,7 +52,7 @@ describe('rt37: edit_lines with many operations behaves as with few', () => {
     const stats: Record<string, number> = {};
     for (let seed = 1; seed <= 500 && problems.length < 5; seed++) {
       const r = rng(seed);
-      const pick = <T,>(a: readonly T[]) => a[Math.floor(r() * a.length)]!;
+      const pick = <T>(a: readonly T[]) => a[Math.floor(r() * a.length)]!;
       const body = Array.from({ length: 4 + Math.floor(r() * 14) }, () => pick(POOL));
       const eol = r() < 0.3 ? '\r\n' : '\n';
       const bom = r() < 0.2 ? '\uFEFF' : '';
@@ -66,21 +71,36 @@ describe('rt37: edit_lines with many operations behaves as with few', () => {
       }
       // target ops on distinct body lines, in random order
       const count = 1 + Math.floor(r() * 3);
-      const targets = [...new Set(Array.from({ length: count }, () => PREFIX + Math.floor(r() * body.length)))];
+      const targets = [
+        ...new Set(Array.from({ length: count }, () => PREFIX + Math.floor(r() * body.length))),
+      ];
       const forms = targets.map(() => r());
       const kinds = targets.map(() => pick(['replace_line', 'delete_line', 'insert_after', 'insert_before']));
       const target = (anchors: string[]) =>
-        targets.filter((line) => anchors[line] !== undefined).map((line, k) => {
-          const a = anchors[line]!;
-          const hash = a.split('#')[1]!;
-          const f = forms[k]!;
-          const anchor = f < 0.4 ? a : f < 0.6 ? hash : f < 0.8 ? `${line + 3}#${hash}` : `${line + 1}#${hash}|${body[line - PREFIX]}`;
-          const op: Record<string, unknown> = { op: kinds[k], hash: anchor };
-          if (kinds[k] !== 'delete_line') op.content = `new ${k}`;
-          return op;
-        });
+        targets
+          .filter((line) => anchors[line] !== undefined)
+          .map((line, k) => {
+            const a = anchors[line]!;
+            const hash = a.split('#')[1]!;
+            const f = forms[k]!;
+            const anchor =
+              f < 0.4
+                ? a
+                : f < 0.6
+                  ? hash
+                  : f < 0.8
+                    ? `${line + 3}#${hash}`
+                    : `${line + 1}#${hash}|${body[line - PREFIX]}`;
+            const op: Record<string, unknown> = { op: kinds[k], hash: anchor };
+            if (kinds[k] !== 'delete_line') op.content = `new ${k}`;
+            return op;
+          });
       const dummies = (anchors: string[]) =>
-        Array.from({ length: 9 }, (_, i) => ({ op: 'replace_line', hash: anchors[i], content: `PREFIX LINE ${i}` }));
+        Array.from({ length: 9 }, (_, i) => ({
+          op: 'replace_line',
+          hash: anchors[i],
+          content: `PREFIX LINE ${i}`,
+        }));
       const few = await run(content, target, changed);
       if (!few) continue;
       const many = (await run(content, (a) => [...dummies(a), ...target(a)], changed))!;
