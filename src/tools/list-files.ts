@@ -32,29 +32,52 @@ const MAX_VISITED = 200_000;
 
 interface WalkRoot {
   virtualDir: string;
-  hostDir: string;
+  /** Undefined for a directory only mounts below it make (the mount above has none there). */
+  hostDir: string | undefined;
   mount: Mount;
 }
 
+/** Where a listing starts: a directory to walk, or a single file a derived sandbox grants. */
+type ListRoot = { dir: WalkRoot } | { file: string; mount: Mount };
+
+/** Whether some mount other than `mount` lies below virtual directory `vp`. */
+function mountsBelow(sandbox: Sandbox, vp: string, mount: Mount): boolean {
+  const prefix = vp === '/' ? '/' : `${vp}/`;
+  return sandbox.mounts.some((m) => m !== mount && m.mountPoint !== '/' && m.mountPoint.startsWith(prefix));
+}
+
 /**
- * Directories to walk: the listed one when it is readable; otherwise (no mount
+ * Where to list: the listed directory when it is readable (a directory the mount
+ * above lacks is still listed when mounts lie below it); otherwise (no mount
  * there, or a derived sandbox granted only parts of it) the outermost readable
- * roots below it, so "/" lists whatever may be read.
+ * roots below it, directories and granted files alike, so "/" lists whatever may
+ * be read.
  */
-function walkRoots(sandbox: Sandbox, dir: string): WalkRoot[] {
+function walkRoots(sandbox: Sandbox, dir: string): ListRoot[] {
   const vp = sandbox.normalize(dir);
   if (sandbox.canRead(vp)) {
-    const resolved = sandbox.resolve(vp, 'list');
-    return [{ virtualDir: resolved.virtualPath, hostDir: resolved.hostPath, mount: resolved.mount }];
+    try {
+      const resolved = sandbox.resolve(vp, 'list');
+      return [
+        { dir: { virtualDir: resolved.virtualPath, hostDir: resolved.hostPath, mount: resolved.mount } },
+      ];
+    } catch (error) {
+      const mount = sandbox.mountFor(vp);
+      if (!mount || !mountsBelow(sandbox, vp, mount)) throw error;
+      return [{ dir: { virtualDir: vp, hostDir: undefined, mount } }];
+    }
   }
   const below = sandbox.readableRoots.filter((r) => r !== vp && isVirtualPrefix(vp, r));
   const outermost = below.filter((r) => !below.some((o) => o !== r && isVirtualPrefix(o, r)));
-  const roots: WalkRoot[] = [];
+  const roots: ListRoot[] = [];
   for (const root of outermost) {
     try {
       const resolved = sandbox.resolve(root, 'list');
       if (resolved.kind === 'directory')
-        roots.push({ virtualDir: resolved.virtualPath, hostDir: resolved.hostPath, mount: resolved.mount });
+        roots.push({
+          dir: { virtualDir: resolved.virtualPath, hostDir: resolved.hostPath, mount: resolved.mount },
+        });
+      else if (resolved.kind === 'file') roots.push({ file: resolved.virtualPath, mount: resolved.mount });
     } catch {
       // a granted root that does not exist (yet): nothing to list there
     }
@@ -62,6 +85,8 @@ function walkRoots(sandbox: Sandbox, dir: string): WalkRoot[] {
   if (roots.length === 0) sandbox.resolve(vp, 'list'); // throws the standard, helpful error
   return roots;
 }
+
+const mountOf = (root: ListRoot) => ('dir' in root ? root.dir.mount : root.mount);
 
 export const listFiles: SandboxTool<ListFilesInput, ListFilesOutput> = {
   name: 'list_files',
@@ -76,13 +101,13 @@ export const listFiles: SandboxTool<ListFilesInput, ListFilesOutput> = {
     try {
       const roots = walkRoots(ctx.sandbox, input.path ?? '/');
       compileGlob(input.pattern ?? '**/*');
-      if (!roots.some((r) => r.mount.readApproval)) return ApprovalResult.preApproved();
+      if (!roots.some((r) => mountOf(r).readApproval)) return ApprovalResult.preApproved();
       const vp = ctx.sandbox.normalize(input.path ?? '/');
       return ApprovalResult.needsApproval({
         type: 'list',
         description: `List ${vp} (${input.pattern ?? '**/*'})`,
         path: vp,
-        mount: roots[0]!.mount.mountPoint,
+        mount: mountOf(roots[0]!).mountPoint,
         pattern: input.pattern ?? '**/*',
       });
     } catch (error) {
@@ -101,7 +126,9 @@ export const listFiles: SandboxTool<ListFilesInput, ListFilesOutput> = {
     const relativeToBase = (vp: string) => (base === '/' ? vp.slice(1) : vp.slice(base.length + 1));
     // Per-entry checks only where they can say no: a walk over whole readable mounts needs no canRead,
     // and with one mount every entry is that mount's (these two checks were most of a large listing's time).
-    const everywhere = roots.every((r) => ctx.sandbox.readableRoots.includes(r.mount.mountPoint));
+    const everywhere = roots.every(
+      (r) => 'dir' in r && ctx.sandbox.readableRoots.includes(r.dir.mount.mountPoint),
+    );
     const nested = ctx.sandbox.mounts.length > 1;
     const consider = (vp: string, isDir: boolean) => {
       if (!everywhere && !ctx.sandbox.canRead(vp)) return;
@@ -116,14 +143,21 @@ export const listFiles: SandboxTool<ListFilesInput, ListFilesOutput> = {
     // come in sorted order, so a capped listing is the first entries of the whole one, and the walk
     // stops at the first match past the cap (the rest of the tree would be read for nothing).
     const counted = { visited: 0 };
-    const sortedRoots = [...roots].sort((a, b) => byCodeUnits(`${a.virtualDir}/`, `${b.virtualDir}/`));
+    const keyOf = (r: ListRoot) => ('dir' in r ? `${r.dir.virtualDir}/` : r.file);
+    const sortedRoots = [...roots].sort((a, b) => byCodeUnits(keyOf(a), keyOf(b)));
     // Past MAX_VISITED entries read, no further directory is read: the listing so far is still
     // the start of the whole one, and says it is truncated.
     const enter = async (dir: WalkRoot) => {
       if (counted.visited >= MAX_VISITED) truncated = true;
       return truncated ? undefined : { children: await childrenOf(ctx, dir, nested, counted), at: 0 };
     };
-    for (const root of sortedRoots) {
+    for (const listed of sortedRoots) {
+      if ('file' in listed) {
+        consider(listed.file, false);
+        if (truncated) break;
+        continue;
+      }
+      const root = listed.dir;
       if (root.virtualDir !== base) consider(root.virtualDir, true);
       const first = await enter(root);
       const stack = first ? [first] : [];
@@ -169,29 +203,43 @@ async function childrenOf(
   counted: { visited: number },
 ): Promise<Child[]> {
   const keyed: Array<{ key: string; child: Child }> = [];
-  for await (const entry of entriesOf(ctx, dir.hostDir)) {
+  const names = new Set<string>();
+  for await (const entry of dir.hostDir === undefined ? [] : entriesOf(ctx, dir.hostDir)) {
     counted.visited++;
     if (isTempFileName(entry.name)) continue; // an atomic write in progress (or abandoned)
     if (isApplyEntryName(entry.name)) continue; // a change set being applied (or its journal)
     const vp = dir.virtualDir === '/' ? `/${entry.name}` : `${dir.virtualDir}/${entry.name}`;
     const owner = nested ? ctx.sandbox.mountFor(vp) : dir.mount;
     if (owner && owner !== dir.mount) continue;
+    names.add(entry.name);
     if (entry.isDirectory()) {
-      const sub = { virtualDir: vp, hostDir: path.join(dir.hostDir, entry.name), mount: dir.mount };
+      const sub = { virtualDir: vp, hostDir: path.join(dir.hostDir!, entry.name), mount: dir.mount };
       keyed.push({ key: `${entry.name}/`, child: { virtualPath: vp, dir: sub } });
     } else if (entry.isFile() || (entry.isSymbolicLink() && symlinkStaysInside(ctx.sandbox, vp))) {
       keyed.push({ key: entry.name, child: { virtualPath: vp } }); // a link is listed, never descended into
     }
   }
-  // Nested mounts that live directly below this directory.
-  for (const m of ctx.sandbox.mounts) {
-    if (m !== dir.mount && path.posix.dirname(m.mountPoint) === dir.virtualDir && m.mountPoint !== '/') {
-      const sub = { virtualDir: m.mountPoint, hostDir: m.realRoot, mount: m };
-      keyed.push({
-        key: `${path.posix.basename(m.mountPoint)}/`,
-        child: { virtualPath: m.mountPoint, dir: sub },
-      });
-    }
+  // Nested mounts below this directory: one directly below is listed at its mount point; one
+  // deeper, below a name this directory does not have, makes a directory of that name.
+  const prefix = dir.virtualDir === '/' ? '/' : `${dir.virtualDir}/`;
+  const below = ctx.sandbox.mounts.filter(
+    (m) => m !== dir.mount && m.mountPoint !== '/' && m.mountPoint.startsWith(prefix),
+  );
+  const made = new Set<string>();
+  for (const m of below) {
+    const rest = m.mountPoint.slice(prefix.length);
+    if (rest.includes('/')) continue;
+    const sub = { virtualDir: m.mountPoint, hostDir: m.realRoot, mount: m };
+    keyed.push({ key: `${rest}/`, child: { virtualPath: m.mountPoint, dir: sub } });
+    made.add(rest);
+  }
+  for (const m of below) {
+    const rest = m.mountPoint.slice(prefix.length);
+    const name = rest.slice(0, rest.indexOf('/'));
+    if (!rest.includes('/') || names.has(name) || made.has(name)) continue;
+    made.add(name);
+    const sub = { virtualDir: `${prefix}${name}`, hostDir: undefined, mount: dir.mount };
+    keyed.push({ key: `${name}/`, child: { virtualPath: `${prefix}${name}`, dir: sub } });
   }
   keyed.sort((a, b) => byCodeUnits(a.key, b.key));
   return keyed.map((k) => k.child);
