@@ -90,12 +90,17 @@ function pairLongLines(lines: readonly string[]): Map<number, number> {
     ] as const) {
       mine.forEach((at, k) => {
         if (lines[at]!.length <= LONG_LINE || theirs.length === 0) return;
-        // The other side's lines near the same place in the block, best shared ends first.
+        // The other side's lines near the same place in the block, and those nearest in length
+        // (a long line moved past short ones is still paired with its long self).
         const near = Math.round((k * theirs.length) / mine.length);
         const from = Math.max(0, near - CANDIDATES / 2);
+        const length = lines[at]!.length;
+        const alike = [...theirs]
+          .sort((p, q) => Math.abs(lines[p]!.length - length) - Math.abs(lines[q]!.length - length))
+          .slice(0, CANDIDATES);
         let best = -1;
         let bestScore = -1;
-        for (const other of theirs.slice(from, from + CANDIDATES)) {
+        for (const other of new Set([...theirs.slice(from, from + CANDIDATES), ...alike])) {
           const score = sharedEnds(lines[at]!, lines[other]!).total;
           if (score > bestScore) {
             bestScore = score;

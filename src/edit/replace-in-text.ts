@@ -75,16 +75,20 @@ const isBlank = (c: number) => c === 32 || c === 9;
 
 /**
  * Whether the hit at `o` starts inside its line's indentation (the request starts
- * with less of it) or ends inside its trailing whitespace (the request dropped it).
+ * with less of it) or ends where its line's trailing whitespace begins (the request
+ * dropped it) in a request that adds or removes lines: line-wise, the whitespace
+ * would otherwise stay behind on a line of its own or move to another line. Text
+ * replaced by text within one line is a plain replacement: the whitespace stays.
  */
-function slipsWhitespace(body: string, o: number, oldText: string): boolean {
+function slipsWhitespace(body: string, o: number, oldText: string, newText: string): boolean {
   if (isBlank(oldText.charCodeAt(0)) && o > 0 && isBlank(body.charCodeAt(o - 1))) {
     let p = o - 1;
     while (p >= 0 && isBlank(body.charCodeAt(p))) p--;
     if (p < 0 || body.charCodeAt(p) === 10) return true;
   }
   const end = o + oldText.length;
-  if (!oldText.endsWith('\n') && isBlank(body.charCodeAt(end))) {
+  const linesChange = oldText.includes('\n') || newText === '' || newText.includes('\n');
+  if (linesChange && !oldText.endsWith('\n') && isBlank(body.charCodeAt(end))) {
     let p = end;
     while (p < body.length && isBlank(body.charCodeAt(p))) p++;
     if (p === body.length || body.charCodeAt(p) === 10 || body.charCodeAt(p) === 13) return true;
@@ -168,7 +172,7 @@ function replaceMatched(text: string, given: ReplaceRequest): ReplaceResult {
     const hits = { ...variant, offsets };
     // A hit that only exists because the model dropped part of a line's indentation or trailing
     // whitespace is a whitespace slip, not an exact match: the line cascade handles it.
-    if (!offsets.every((o) => slipsWhitespace(body, o, variant.oldText)))
+    if (!offsets.every((o) => slipsWhitespace(body, o, variant.oldText, variant.newText)))
       return replaceExact(body, restore, bom, hits, request);
     slipped ??= hits;
   }

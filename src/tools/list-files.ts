@@ -79,10 +79,14 @@ function walkRoots(sandbox: Sandbox, dir: string): ListRoot[] {
         });
       else if (resolved.kind === 'file') roots.push({ file: resolved.virtualPath, mount: resolved.mount });
     } catch {
-      // a granted root that does not exist (yet): nothing to list there
+      // A granted directory only mounts below make is listed; one that does not exist (yet) is not.
+      const mount = sandbox.mountFor(root);
+      if (mount && mountsBelow(sandbox, root, mount))
+        roots.push({ dir: { virtualDir: root, hostDir: undefined, mount } });
     }
   }
-  if (roots.length === 0) sandbox.resolve(vp, 'list'); // throws the standard, helpful error
+  // Nothing readable below: the standard, helpful error. Readable roots that do not exist yet: an empty listing.
+  if (below.length === 0) sandbox.resolve(vp, 'list');
   return roots;
 }
 
@@ -101,13 +105,19 @@ export const listFiles: SandboxTool<ListFilesInput, ListFilesOutput> = {
     try {
       const roots = walkRoots(ctx.sandbox, input.path ?? '/');
       compileGlob(input.pattern ?? '**/*');
-      if (!roots.some((r) => mountOf(r).readApproval)) return ApprovalResult.preApproved();
       const vp = ctx.sandbox.normalize(input.path ?? '/');
+      // The walk enters nested mounts too: one whose reads need approval makes the listing need it.
+      const asks =
+        roots.some((r) => mountOf(r).readApproval) ||
+        ctx.sandbox.mounts.some(
+          (m) => m.readApproval && m.mountPoint !== vp && isVirtualPrefix(vp, m.mountPoint),
+        );
+      if (!asks) return ApprovalResult.preApproved();
       return ApprovalResult.needsApproval({
         type: 'list',
         description: `List ${vp} (${input.pattern ?? '**/*'})`,
         path: vp,
-        mount: mountOf(roots[0]!).mountPoint,
+        mount: (roots[0] ? mountOf(roots[0]) : ctx.sandbox.mountFor(vp))?.mountPoint ?? '/',
         pattern: input.pattern ?? '**/*',
       });
     } catch (error) {
@@ -203,7 +213,8 @@ async function childrenOf(
   counted: { visited: number },
 ): Promise<Child[]> {
   const keyed: Array<{ key: string; child: Child }> = [];
-  const names = new Set<string>();
+  // Host directories listed here: a mount deeper below one of them is met when the walk enters it.
+  const dirNames = new Set<string>();
   for await (const entry of dir.hostDir === undefined ? [] : entriesOf(ctx, dir.hostDir)) {
     counted.visited++;
     if (isTempFileName(entry.name)) continue; // an atomic write in progress (or abandoned)
@@ -211,8 +222,8 @@ async function childrenOf(
     const vp = dir.virtualDir === '/' ? `/${entry.name}` : `${dir.virtualDir}/${entry.name}`;
     const owner = nested ? ctx.sandbox.mountFor(vp) : dir.mount;
     if (owner && owner !== dir.mount) continue;
-    names.add(entry.name);
     if (entry.isDirectory()) {
+      dirNames.add(entry.name);
       const sub = { virtualDir: vp, hostDir: path.join(dir.hostDir!, entry.name), mount: dir.mount };
       keyed.push({ key: `${entry.name}/`, child: { virtualPath: vp, dir: sub } });
     } else if (entry.isFile() || (entry.isSymbolicLink() && symlinkStaysInside(ctx.sandbox, vp))) {
@@ -236,7 +247,7 @@ async function childrenOf(
   for (const m of below) {
     const rest = m.mountPoint.slice(prefix.length);
     const name = rest.slice(0, rest.indexOf('/'));
-    if (!rest.includes('/') || names.has(name) || made.has(name)) continue;
+    if (!rest.includes('/') || dirNames.has(name) || made.has(name)) continue;
     made.add(name);
     const sub = { virtualDir: `${prefix}${name}`, hostDir: undefined, mount: dir.mount };
     keyed.push({ key: `${name}/`, child: { virtualPath: `${prefix}${name}`, dir: sub } });

@@ -14,7 +14,9 @@ function project(content: string, limits: Record<string, number> = {}) {
   const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'rt38-dt-')));
   dirs.push(dir);
   fs.writeFileSync(path.join(dir, 'f.txt'), content);
-  const ts = new FileSystemToolset(Sandbox.fromDirectory(dir, { mode: 'rw', writeApproval: false }), { limits });
+  const ts = new FileSystemToolset(Sandbox.fromDirectory(dir, { mode: 'rw', writeApproval: false }), {
+    limits,
+  });
   const disk = () => fs.readFileSync(path.join(dir, 'f.txt'), 'utf8');
   return { ts, disk };
 }
@@ -37,7 +39,7 @@ function verify(shown: string, text: string): Array<[number, number]> {
   // parts alternate: shown, count, shown, count, ...
   let at = 0;
   const ranges: Array<[number, number]> = [];
-  let headLeft = m[0].length; // mark/anchor count toward the head of the line; ignore
+  const headLeft = m[0].length; // mark/anchor count toward the head of the line; ignore
   void headLeft;
   for (let i = 0; i < parts.length; i++) {
     if (i % 2 === 0) {
@@ -86,7 +88,11 @@ describe('rt38: pairing and truthfulness of shortened long lines', () => {
     const A2 = A.replace('A1', 'A2');
     const B2 = B.replace('B1', 'B2');
     const { ts, disk } = project(`head\n${A}\n${B}\ntail\n`);
-    const r = await call(ts, 'edit_file', { path: '/f.txt', old_string: `${A}\n${B}\n`, new_string: `${B2}\n${A2}\n` });
+    const r = await call(ts, 'edit_file', {
+      path: '/f.txt',
+      old_string: `${A}\n${B}\n`,
+      new_string: `${B2}\n${A2}\n`,
+    });
     expect(disk()).toBe(`head\n${B2}\n${A2}\ntail\n`);
     const minus = lines(r.diff, '-');
     const plus = lines(r.diff, '+');
@@ -106,7 +112,11 @@ describe('rt38: pairing and truthfulness of shortened long lines', () => {
       [`${L}`, `${rep('q', 1500)}MID${rep('q', 1500)}`],
     ] as const) {
       const { ts, disk } = project(`h\n${from}\nt\n`);
-      const r = await call(ts, 'edit_file', { path: '/f.txt', old_string: `h\n${from}\nt`, new_string: `h\n${to}\nt` });
+      const r = await call(ts, 'edit_file', {
+        path: '/f.txt',
+        old_string: `h\n${from}\nt`,
+        new_string: `h\n${to}\nt`,
+      });
       expect(disk()).toBe(`h\n${to}\nt\n`);
       const minus = lines(r.diff, '-')[0]!;
       const plus = lines(r.diff, '+')[0]!;
@@ -135,7 +145,9 @@ describe('rt38: pairing and truthfulness of shortened long lines', () => {
       verify(plus, to);
       expect(minus).toContain('<OLD>');
       expect(plus).toContain('<NEWER>');
-      expect(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(r.diff)).toBe(false);
+      expect(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(r.diff)).toBe(
+        false,
+      );
     }
   });
 
@@ -218,14 +230,27 @@ describe('rt38: the whole diff within readMaxChars, cut at a whole line', () => 
   for (const max of [1, 15, 16, 17, 40, 250, 1001, 2000]) {
     it(`readMaxChars ${max}`, async () => {
       const { ts } = project(`${body.join('\n')}\n`, { readMaxChars: max });
-      const r = await call(ts, 'edit_file', { path: '/f.txt', old_string: 'z', new_string: 'Z', replace_all: true });
-      const full = (await call(project(`${body.join('\n')}\n`).ts, 'edit_file', { path: '/f.txt', old_string: 'z', new_string: 'Z', replace_all: true })).diff as string;
+      const r = await call(ts, 'edit_file', {
+        path: '/f.txt',
+        old_string: 'z',
+        new_string: 'Z',
+        replace_all: true,
+      });
+      const full = (
+        await call(project(`${body.join('\n')}\n`).ts, 'edit_file', {
+          path: '/f.txt',
+          old_string: 'z',
+          new_string: 'Z',
+          replace_all: true,
+        })
+      ).diff as string;
       expect(r.diff.length).toBeLessThanOrEqual(max);
       const fullLines = full.split('\n');
       const shown = r.diff.split('\n');
       const note = shown.findIndex((l: string) => l.startsWith('[diff'));
       const kept = note === -1 ? shown : shown.slice(0, note);
-      for (let i = 0; i < kept.length; i++) if (kept[i] !== '' || i < kept.length - 1) expect(kept[i]).toBe(fullLines[i]);
+      for (let i = 0; i < kept.length; i++)
+        if (kept[i] !== '' || i < kept.length - 1) expect(kept[i]).toBe(fullLines[i]);
       if (note !== -1) {
         const m = /: ([\d,]+) more lines? not shown/.exec(shown[note]!);
         const total = fullLines.at(-1) === '' ? fullLines.length - 1 : fullLines.length;
@@ -236,10 +261,24 @@ describe('rt38: the whole diff within readMaxChars, cut at a whole line', () => 
     });
   }
   it('a diff exactly at the budget is whole, one char less is cut', async () => {
-    const full = (await call(project(`${body.join('\n')}\n`).ts, 'edit_file', { path: '/f.txt', old_string: 'line 3 ', new_string: 'LINE 3 ' })).diff as string;
-    const exact = await call(project(`${body.join('\n')}\n`, { readMaxChars: full.length }).ts, 'edit_file', { path: '/f.txt', old_string: 'line 3 ', new_string: 'LINE 3 ' });
+    const full = (
+      await call(project(`${body.join('\n')}\n`).ts, 'edit_file', {
+        path: '/f.txt',
+        old_string: 'line 3 ',
+        new_string: 'LINE 3 ',
+      })
+    ).diff as string;
+    const exact = await call(project(`${body.join('\n')}\n`, { readMaxChars: full.length }).ts, 'edit_file', {
+      path: '/f.txt',
+      old_string: 'line 3 ',
+      new_string: 'LINE 3 ',
+    });
     expect(exact.diff).toBe(full);
-    const less = await call(project(`${body.join('\n')}\n`, { readMaxChars: full.length - 1 }).ts, 'edit_file', { path: '/f.txt', old_string: 'line 3 ', new_string: 'LINE 3 ' });
+    const less = await call(
+      project(`${body.join('\n')}\n`, { readMaxChars: full.length - 1 }).ts,
+      'edit_file',
+      { path: '/f.txt', old_string: 'line 3 ', new_string: 'LINE 3 ' },
+    );
     expect(less.diff.length).toBeLessThan(full.length);
     expect(less.diff).toMatch(/\[diff (cut|not shown)/);
   });
@@ -258,7 +297,14 @@ describe('rt38: the whole diff within readMaxChars, cut at a whole line', () => 
   it('message: matches several per line are listed once', async () => {
     const text = Array.from({ length: 25 }, () => 'a a a').join('\n');
     const { ts } = project(`${text}\n`);
-    const r = await call(ts, 'edit_file', { path: '/f.txt', old_string: 'a', new_string: 'b', replace_all: true });
-    expect(r.message).toContain('at line 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20 and 5 more');
+    const r = await call(ts, 'edit_file', {
+      path: '/f.txt',
+      old_string: 'a',
+      new_string: 'b',
+      replace_all: true,
+    });
+    expect(r.message).toContain(
+      'at line 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20 and 5 more',
+    );
   });
 });

@@ -39,13 +39,26 @@ describe('rt38: several mounts sharing a missing parent', () => {
     });
     return new FileSystemToolset(sandbox, { limits });
   }
-  const full = ['/p.txt', '/q/', '/q/r/', '/q/r/r1.txt', '/q/s/', '/q/s/s1.txt', '/q/t/', '/q/t/u/', '/q/t/u/u1.txt', '/x.txt'];
+  const full = [
+    '/p.txt',
+    '/q/',
+    '/q/r/',
+    '/q/r/r1.txt',
+    '/q/s/',
+    '/q/s/s1.txt',
+    '/q/t/',
+    '/q/t/u/',
+    '/q/t/u/u1.txt',
+    '/x.txt',
+  ];
 
   it('"/" lists all of them once, sorted', async () => {
     expect((await list(setup(), '/')).entries).toEqual(full);
   });
   it('"/q" and "/q/t" list', async () => {
-    expect((await list(setup(), '/q')).entries).toEqual(full.filter((e) => e.startsWith('/q/') && e !== '/q/'));
+    expect((await list(setup(), '/q')).entries).toEqual(
+      full.filter((e) => e.startsWith('/q/') && e !== '/q/'),
+    );
     expect((await list(setup(), '/q/t')).entries).toEqual(['/q/t/u/', '/q/t/u/u1.txt']);
     expect((await list(setup(), '/q/r')).entries).toEqual(['/q/r/r1.txt']);
   });
@@ -57,7 +70,11 @@ describe('rt38: several mounts sharing a missing parent', () => {
     }
   });
   it('patterns matching only inside the mounts', async () => {
-    expect((await list(setup(), '/', 'q/**/*.txt')).entries).toEqual(['/q/r/r1.txt', '/q/s/s1.txt', '/q/t/u/u1.txt']);
+    expect((await list(setup(), '/', 'q/**/*.txt')).entries).toEqual([
+      '/q/r/r1.txt',
+      '/q/s/s1.txt',
+      '/q/t/u/u1.txt',
+    ]);
     expect((await list(setup(), '/', '**/u1.txt')).entries).toEqual(['/q/t/u/u1.txt']);
     expect((await list(setup(), '/q', 't/*')).entries).toEqual(['/q/t/u/']);
   });
@@ -116,7 +133,15 @@ describe('rt38: a mount below a missing parent inside another nested mount', () 
   }
   it('"/" and "/a/m/x" list it', async () => {
     const ts = setup();
-    expect((await list(ts, '/')).entries).toEqual(['/a/', '/a/m/', '/a/m/m.txt', '/a/m/x/', '/a/m/x/y/', '/a/m/x/y/d.txt', '/x.txt']);
+    expect((await list(ts, '/')).entries).toEqual([
+      '/a/',
+      '/a/m/',
+      '/a/m/m.txt',
+      '/a/m/x/',
+      '/a/m/x/y/',
+      '/a/m/x/y/d.txt',
+      '/x.txt',
+    ]);
     expect((await list(ts, '/a/m/x')).entries).toEqual(['/a/m/x/y/', '/a/m/x/y/d.txt']);
   });
 });
@@ -151,7 +176,9 @@ describe('rt38: derived sandboxes', () => {
     expect(root.entries ?? root).toEqual(['/q/', '/q/r/', '/q/r/r1.txt', '/q/r/r2.txt']);
   });
   it('held: granted files that do not exist, next to a granted symlink and its granted target', async () => {
-    const ts = new FileSystemToolset(base().derive({ allowRead: ['/nope.txt', '/q/r/nope.txt', '/lx.txt', '/x.txt'] }));
+    const ts = new FileSystemToolset(
+      base().derive({ allowRead: ['/nope.txt', '/q/r/nope.txt', '/lx.txt', '/x.txt'] }),
+    );
     expect((await list(ts, '/')).entries).toEqual(['/lx.txt', '/x.txt']);
   });
   it('only granted files that do not exist (yet): "/" is refused as outside the sandbox', async () => {
