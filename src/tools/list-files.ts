@@ -1,4 +1,3 @@
-import type { Dir } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
@@ -215,7 +214,7 @@ async function childrenOf(
   const keyed: Array<{ key: string; child: Child }> = [];
   // Host directories listed here: a mount deeper below one of them is met when the walk enters it.
   const dirNames = new Set<string>();
-  for await (const entry of dir.hostDir === undefined ? [] : entriesOf(ctx, dir.hostDir)) {
+  for (const entry of dir.hostDir === undefined ? [] : await entriesOf(ctx, dir.hostDir)) {
     counted.visited++;
     if (isTempFileName(entry.name)) continue; // an atomic write in progress (or abandoned)
     if (isApplyEntryName(entry.name)) continue; // a change set being applied (or its journal)
@@ -266,34 +265,21 @@ function symlinkStaysInside(sandbox: Sandbox, vp: string): boolean {
 }
 
 /**
- * A directory's entries, read in batches (a flat directory of 100,000 files is never
- * held as one array of Dirents). An unreadable directory yields nothing (skipped, not fatal).
+ * A directory's entries, read in one call: its entries are sorted before any is
+ * listed, so all are needed, and one readdir costs one thread-pool round trip
+ * where reading in batches cost one per batch and an await per entry. An
+ * unreadable directory gives nothing (skipped, not fatal).
  */
-async function* entriesOf(ctx: ToolContext, hostDir: string): AsyncGenerator<ListedEntry> {
-  if (ctx.staging && ctx.staging.size > 0) {
-    let entries: ListedEntry[];
-    try {
-      entries = await fs.readdir(hostDir, { withFileTypes: true });
-    } catch {
-      entries = [];
-      if (!ctx.staging.isDirectory(hostDir)) return;
-    }
-    yield* withStaged(entries, ctx.staging.children(hostDir));
-    return;
-  }
-  let dir: Dir;
+async function entriesOf(ctx: ToolContext, hostDir: string): Promise<ListedEntry[]> {
+  let entries: ListedEntry[];
   try {
-    dir = await fs.opendir(hostDir, { bufferSize: 256 });
+    entries = await fs.readdir(hostDir, { withFileTypes: true });
   } catch {
-    return;
+    entries = [];
+    if (!ctx.staging?.isDirectory(hostDir)) return entries;
   }
-  try {
-    for (let entry = await dir.read(); entry !== null; entry = await dir.read()) yield entry;
-  } catch {
-    // unreadable part way: what was read is listed
-  } finally {
-    await dir.close().catch(() => undefined);
-  }
+  if (ctx.staging && ctx.staging.size > 0) return withStaged(entries, ctx.staging.children(hostDir));
+  return entries;
 }
 
 type ListedEntry = Pick<import('node:fs').Dirent, 'name' | 'isDirectory' | 'isFile' | 'isSymbolicLink'>;
