@@ -1,3 +1,5 @@
+import { commonLength } from './common-length.js';
+
 /**
  * A unified diff as an edit tool's result shows it to the model: at most
  * `maxChars` in all, and no line longer than LONG_LINE. The model wrote the
@@ -12,14 +14,14 @@ export function diffForModel(diff: string, maxChars: number): string {
   if (diff.length <= Math.min(maxChars, LONG_LINE)) return diff;
   const lines = diff.split('\n');
   const total = lines.at(-1) === '' ? lines.length - 1 : lines.length;
-  const partners = pairLongLines(lines);
+  const blocks = longLineBlocks(lines);
   const out: string[] = [];
   let used = 0;
   for (let i = 0; i < total; i++) {
     const line = lines[i]!;
-    const partner = partners.get(i);
-    const shown =
-      line.length > LONG_LINE ? shortened(line, partner === undefined ? undefined : lines[partner]) : line;
+    // A long line's partner is looked for only when the line is shown (the cut may come first).
+    const place = blocks.get(i);
+    const shown = line.length > LONG_LINE ? shortened(line, place && partnerOf(lines, i, place)) : line;
     const next = used + shown.length + 1;
     // The note for the lines after this one must still fit after it.
     if (next + (i + 1 < total ? cutNote(next, total - i - 1).length : 0) > maxChars) {
@@ -62,14 +64,20 @@ function textStart(line: string): number {
   return 1 + (anchor ? anchor[0].length : 0);
 }
 
+/** A long line's place in its change block: its index among its side's lines, and the other side's lines. */
+interface BlockPlace {
+  k: number;
+  mine: readonly number[];
+  theirs: readonly number[];
+}
+
 /**
- * For each long `-` or `+` line, the line of the other side of its change block
- * (the `-` and `+` lines between two context lines) most like it: the longest
- * shared start and end. Position in the block is not enough: a line deleted or
- * inserted before a changed one would take its partner.
+ * Each long `-` or `+` line's place in its change block (the `-` and `+` lines
+ * between two context lines; `\` markers skipped), for pairing it with the line it
+ * replaces. Nothing is compared here.
  */
-function pairLongLines(lines: readonly string[]): Map<number, number> {
-  const partners = new Map<number, number>();
+function longLineBlocks(lines: readonly string[]): Map<number, BlockPlace> {
+  const places = new Map<number, BlockPlace>();
   for (let i = 0; i < lines.length; ) {
     const mark = lines[i]![0];
     if (mark !== '-' && mark !== '+' && mark !== '\\') {
@@ -87,31 +95,38 @@ function pairLongLines(lines: readonly string[]): Map<number, number> {
     for (const [mine, theirs] of [
       [removed, added],
       [added, removed],
-    ] as const) {
+    ] as const)
       mine.forEach((at, k) => {
-        if (lines[at]!.length <= LONG_LINE || theirs.length === 0) return;
-        // The other side's lines near the same place in the block, and those nearest in length
-        // (a long line moved past short ones is still paired with its long self).
-        const near = Math.round((k * theirs.length) / mine.length);
-        const from = Math.max(0, near - CANDIDATES / 2);
-        const length = lines[at]!.length;
-        const alike = [...theirs]
-          .sort((p, q) => Math.abs(lines[p]!.length - length) - Math.abs(lines[q]!.length - length))
-          .slice(0, CANDIDATES);
-        let best = -1;
-        let bestScore = -1;
-        for (const other of new Set([...theirs.slice(from, from + CANDIDATES), ...alike])) {
-          const score = sharedEnds(lines[at]!, lines[other]!).total;
-          if (score > bestScore) {
-            bestScore = score;
-            best = other;
-          }
-        }
-        partners.set(at, best);
+        if (lines[at]!.length > LONG_LINE && theirs.length > 0) places.set(at, { k, mine, theirs });
       });
+  }
+  return places;
+}
+
+/**
+ * The line of the other side of a long line's change block most like it: the
+ * longest shared start and end, among the lines near the same place in the block
+ * and those nearest in length. Position alone is not enough: a line deleted or
+ * inserted before a changed one, or a long line moved past short ones, would take
+ * another line's partner.
+ */
+function partnerOf(lines: readonly string[], at: number, { k, mine, theirs }: BlockPlace): string {
+  const near = Math.round((k * theirs.length) / mine.length);
+  const from = Math.max(0, near - CANDIDATES / 2);
+  const length = lines[at]!.length;
+  const alike = [...theirs]
+    .sort((p, q) => Math.abs(lines[p]!.length - length) - Math.abs(lines[q]!.length - length))
+    .slice(0, CANDIDATES);
+  let best = theirs[0]!;
+  let bestScore = -1;
+  for (const other of new Set([...theirs.slice(from, from + CANDIDATES), ...alike])) {
+    const score = sharedEnds(lines[at]!, lines[other]!).total;
+    if (score > bestScore) {
+      bestScore = score;
+      best = other;
     }
   }
-  return partners;
+  return lines[best]!;
 }
 
 /** How much of their texts (after mark and anchor) two lines share at the start and at the end. */
@@ -119,14 +134,8 @@ function sharedEnds(a: string, b: string): { start: number; end: number; total: 
   const sa = textStart(a);
   const sb = textStart(b);
   const room = Math.min(a.length - sa, b.length - sb);
-  let start = 0;
+  const start = commonLength(a, sa, a.length, b, sb, b.length);
   const BLOCK = 4096;
-  while (
-    start + BLOCK <= room &&
-    a.slice(sa + start, sa + start + BLOCK) === b.slice(sb + start, sb + start + BLOCK)
-  )
-    start += BLOCK;
-  while (start < room && a.charCodeAt(sa + start) === b.charCodeAt(sb + start)) start++;
   let end = 0;
   while (
     end + BLOCK <= room - start &&

@@ -39,10 +39,10 @@ interface WalkRoot {
 /** Where a listing starts: a directory to walk, or a single file a derived sandbox grants. */
 type ListRoot = { dir: WalkRoot } | { file: string; mount: Mount };
 
-/** Whether some mount other than `mount` lies below virtual directory `vp`. */
-function mountsBelow(sandbox: Sandbox, vp: string, mount: Mount): boolean {
+/** The mounts other than `mount` that lie below virtual directory `vp`. */
+function mountsBelow(sandbox: Sandbox, vp: string, mount: Mount): Mount[] {
   const prefix = vp === '/' ? '/' : `${vp}/`;
-  return sandbox.mounts.some((m) => m !== mount && m.mountPoint !== '/' && m.mountPoint.startsWith(prefix));
+  return sandbox.mounts.filter((m) => m !== mount && m.mountPoint !== '/' && m.mountPoint.startsWith(prefix));
 }
 
 /**
@@ -62,7 +62,7 @@ function walkRoots(sandbox: Sandbox, dir: string): ListRoot[] {
       ];
     } catch (error) {
       const mount = sandbox.mountFor(vp);
-      if (!mount || !mountsBelow(sandbox, vp, mount)) throw error;
+      if (!mount || mountsBelow(sandbox, vp, mount).length === 0) throw error;
       return [{ dir: { virtualDir: vp, hostDir: undefined, mount } }];
     }
   }
@@ -80,7 +80,7 @@ function walkRoots(sandbox: Sandbox, dir: string): ListRoot[] {
     } catch {
       // A granted directory only mounts below make is listed; one that does not exist (yet) is not.
       const mount = sandbox.mountFor(root);
-      if (mount && mountsBelow(sandbox, root, mount))
+      if (mount && mountsBelow(sandbox, root, mount).length > 0)
         roots.push({ dir: { virtualDir: root, hostDir: undefined, mount } });
     }
   }
@@ -184,7 +184,8 @@ export const listFiles: SandboxTool<ListFilesInput, ListFilesOutput> = {
       }
       if (truncated) break;
     }
-    const entries = [...new Set(found)].sort();
+    // The walk meets entries in the listing's order (see childrenOf): nothing to sort.
+    const entries = [...new Set(found)];
     return { path: base, pattern, entries, count: entries.length, truncated };
   },
 };
@@ -232,9 +233,7 @@ async function childrenOf(
   // Nested mounts below this directory: one directly below is listed at its mount point; one
   // deeper, below a name this directory does not have, makes a directory of that name.
   const prefix = dir.virtualDir === '/' ? '/' : `${dir.virtualDir}/`;
-  const below = ctx.sandbox.mounts.filter(
-    (m) => m !== dir.mount && m.mountPoint !== '/' && m.mountPoint.startsWith(prefix),
-  );
+  const below = mountsBelow(ctx.sandbox, dir.virtualDir, dir.mount);
   const made = new Set<string>();
   for (const m of below) {
     const rest = m.mountPoint.slice(prefix.length);
