@@ -8,19 +8,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ApprovalToolset, approveAll, FileSystemToolset, Sandbox } from '../../src/index.js';
+import { seededRandom } from '../helpers/seeded-rng.js';
 
 const LIMITS = { readMaxChars: 50_000_000, readMaxLines: 2_000_000, maxReadBytes: 200_000_000 };
 
-function rng(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const rng = seededRandom;
 
 type Kind = 'ascii' | 'latin' | 'cjk' | 'emoji' | 'crlf' | 'bom' | 'mixed';
 const ALPH: Record<Kind, string[]> = {

@@ -1,31 +1,11 @@
 // rt37: the diff an edit_file / edit_lines result shows the model is bounded (long lines shortened around
 // the change, the whole diff cut at readMaxChars). What it shows must stay truthful: the shown stretch of a
 // long changed line contains the change, counts add up, and the file on disk is exactly as asked.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { FileSystemToolset, Sandbox } from '../../src/index.js';
+import { describe, expect, it } from 'vitest';
+import { callOk, oneFileProject } from './one-file-project.js';
 
-const dirs: string[] = [];
-afterAll(() => {
-  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
-});
-function project(content: string, limits: Record<string, number> = {}) {
-  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'rt37-db-')));
-  dirs.push(dir);
-  fs.writeFileSync(path.join(dir, 'f.txt'), content);
-  const ts = new FileSystemToolset(Sandbox.fromDirectory(dir, { mode: 'rw', writeApproval: false }), {
-    limits,
-  });
-  const disk = () => fs.readFileSync(path.join(dir, 'f.txt'), 'utf8');
-  return { ts, disk };
-}
-async function call(ts: FileSystemToolset, name: string, args: Record<string, unknown>): Promise<any> {
-  const out: any = await ts.callTool(name, args);
-  if (!out.ok) throw new Error(`${name}: ${out.error.code}: ${out.error.message}`);
-  return out.data;
-}
+const project = oneFileProject;
+const call = callOk;
 /** The lines of a shown diff that start with `mark`. */
 const marked = (diff: string, mark: '+' | '-') =>
   diff.split('\n').filter((l) => l.startsWith(mark) && !l.startsWith(`${mark}${mark}${mark} `));

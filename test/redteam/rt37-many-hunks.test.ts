@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EMPTY_SHA256, FileSystemToolset, Sandbox } from '../../src/index.js';
+import { seededRandom } from '../helpers/seeded-rng.js';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -39,16 +40,7 @@ async function patch(content: string, diff: string) {
       };
 }
 
-function rng(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const rng = seededRandom;
 
 const POOL = [
   '',

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FileSystemToolset, Sandbox } from '../../src/index.js';
+import { seededRandom } from '../helpers/seeded-rng.js';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -15,16 +16,7 @@ dirs.push(root);
 const ts = new FileSystemToolset(Sandbox.fromDirectory(root, { mode: 'rw', writeApproval: false }));
 let n = 0;
 
-function rng(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const rng = seededRandom;
 const POOL = ['', '', '}', '{', '  foo();', 'foo();', '\tfoo();', 'bar("x");', '  return 1;', '    }', 'end'];
 const PREFIX = 10;
 

@@ -1,30 +1,11 @@
 // rt38: the diff in edit_file / edit_lines results, bounded by readMaxChars. Every shortened line must be
 // a faithful excerpt (shown text at its real place, counts adding up in code points) and show its change.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { FileSystemToolset, Sandbox } from '../../src/index.js';
+import { describe, expect, it } from 'vitest';
+import type { FileSystemToolset } from '../../src/index.js';
+import { callOk, oneFileProject } from './one-file-project.js';
 
-const dirs: string[] = [];
-afterAll(() => {
-  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
-});
-function project(content: string, limits: Record<string, number> = {}) {
-  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'rt38-dt-')));
-  dirs.push(dir);
-  fs.writeFileSync(path.join(dir, 'f.txt'), content);
-  const ts = new FileSystemToolset(Sandbox.fromDirectory(dir, { mode: 'rw', writeApproval: false }), {
-    limits,
-  });
-  const disk = () => fs.readFileSync(path.join(dir, 'f.txt'), 'utf8');
-  return { ts, disk };
-}
-async function call(ts: FileSystemToolset, name: string, args: Record<string, unknown>): Promise<any> {
-  const out: any = await ts.callTool(name, args);
-  if (!out.ok) throw new Error(`${name}: ${out.error.code}: ${out.error.message}`);
-  return out.data;
-}
+const project = oneFileProject;
+const call = callOk;
 const CUT = /\[… ([\d,]+) characters …\]/;
 
 /**
