@@ -68,9 +68,12 @@ describe('rt39: a read’s anchors after edit_file + a same-length edit_lines', 
           `anchor ${r.anchor} (read line ${bRead + 1}) was applied at line ${now.indexOf('function b() {') + 1}; the line read is now line ${bRead + 5}`,
         ).toBe(true);
       } else {
-        expect(['anchor_stale', 'anchor_ambiguous', 'anchor_context_ambiguous', 'anchor_low_entropy']).toContain(
-          r.b.error.code,
-        );
+        expect([
+          'anchor_stale',
+          'anchor_ambiguous',
+          'anchor_context_ambiguous',
+          'anchor_low_entropy',
+        ]).toContain(r.b.error.code);
         expect(r.after).toBe(r.beforeB);
       }
     });

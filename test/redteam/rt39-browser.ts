@@ -10,7 +10,11 @@ import type { ApprovalPayload } from '../../src/contract/payloads.js';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-export async function openBrowser(): Promise<{ browser: Browser; pageDir: string; close: () => Promise<void> }> {
+export async function openBrowser(): Promise<{
+  browser: Browser;
+  pageDir: string;
+  close: () => Promise<void>;
+}> {
   const pageDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rt39-page-'));
   await build({
     entryPoints: [path.join(import.meta.dirname, 'rt39-payload-page.tsx')],
@@ -21,7 +25,10 @@ export async function openBrowser(): Promise<{ browser: Browser; pageDir: string
     outfile: path.join(pageDir, 'page.js'),
     logLevel: 'silent',
   });
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu'],
+  });
   return {
     browser,
     pageDir,
@@ -54,7 +61,10 @@ export async function renderPayload(
   try {
     await page.goto(`file://${html}`, { waitUntil: 'commit' });
     try {
-      await page.waitForFunction('window.__RENDERED__ !== undefined', null, { timeout: budgetMs, polling: 100 });
+      await page.waitForFunction('window.__RENDERED__ !== undefined', null, {
+        timeout: budgetMs,
+        polling: 100,
+      });
     } catch {
       return { ms: Number.POSITIVE_INFINITY, rows: -1, errors };
     }

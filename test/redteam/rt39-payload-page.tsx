@@ -4,7 +4,12 @@
 import { useEffect } from 'react';
 import { createRoot } from 'react-dom/client';
 import type { ApprovalPayload } from '../../src/contract/payloads.js';
-import { ChangeSetReview, changeSetReviewCss, PayloadView, sandboxApprovalCss } from '../../src/react/index.js';
+import {
+  ChangeSetReview,
+  changeSetReviewCss,
+  PayloadView,
+  sandboxApprovalCss,
+} from '../../src/react/index.js';
 import type { ChangeSet } from '../../src/staging/change-set.js';
 
 const w = window as unknown as {

@@ -33,6 +33,8 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('rt39: a big diff in the approval card
     const shown = await renderPayload(env, r.payload, 100_000);
     console.log('40k changed lines', { ms: shown.ms, rows: shown.rows });
     expect(shown.errors).toEqual([]);
-    expect(shown.ms, `first render took ${Math.round(shown.ms)} ms for ${shown.rows} rows`).toBeLessThan(5_000);
+    expect(shown.ms, `first render took ${Math.round(shown.ms)} ms for ${shown.rows} rows`).toBeLessThan(
+      5_000,
+    );
   }, 150_000);
 });

@@ -14,8 +14,8 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { FileSystemToolset, Sandbox } from '../../src/index.js';
 import { ChangeSetReview } from '../../src/react/index.js';
-import { createStyle } from '../../src/terminal/style.js';
 import { fileBody } from '../../src/terminal/review/render-review.js';
+import { createStyle } from '../../src/terminal/style.js';
 import { tempDir } from '../helpers/temp-project.js';
 
 async function stagedSet(N: number, K: number) {
@@ -38,7 +38,12 @@ describe('rt39: reviewing a file with many hunks is linear in the file', () => {
     const set = await stagedSet(100_000, 1_000);
     const f = set.files[0]!;
     const t = performance.now();
-    const body = fileBody({ file: f, accepted: f.hunks.map(() => true), hunkNotes: new Map() } as never, 0, createStyle(false), 100);
+    const body = fileBody(
+      { file: f, accepted: f.hunks.map(() => true), hunkNotes: new Map() } as never,
+      0,
+      createStyle(false),
+      100,
+    );
     const ms = performance.now() - t;
     expect(body.hunkStarts.length).toBe(1_000);
     expect(body.lines.join('\n')).toContain('{+999+}');

@@ -1,0 +1,174 @@
+import { diffArrays } from 'diff';
+
+/** A run of an edit script: `=` lines kept, `-` removed from the old side, `+` added from the new. */
+export type RunKind = '=' | '-' | '+';
+
+/**
+ * Receives the edit script run by run. `coarse` marks the two runs of a stretch
+ * whose Myers diff ran out of time and is given as one replacement: its lines are
+ * not known to be changed, only not matched.
+ */
+export type EmitRun = (kind: RunKind, count: number, coarse?: boolean) => void;
+
+/** Regions at most this big (old + new lines) go straight to Myers: anchoring them gains nothing. */
+const SMALL = 256;
+/** Anchors nest (a line unique in a region but not in its parent); past this depth, Myers decides. */
+const MAX_DEPTH = 64;
+
+/**
+ * The line diff of two sequences of line ids (equal lines share an id, ids below
+ * `size`), patience style: equal ends are trimmed, lines that occur once on each
+ * side are matched as anchors (their longest increasing run), and the stretches
+ * between anchors are diffed recursively, with Myers (jsdiff's diffArrays) once a
+ * stretch is small or has no anchor. A stretch whose Myers diff runs past the
+ * deadline is emitted as one coarse replacement; true when that happened.
+ */
+export function idDiff(A: Int32Array, B: Int32Array, size: number, deadline: number, emit: EmitRun): boolean {
+  const countA = new Int32Array(size);
+  const countB = new Int32Array(size);
+  const whereB = new Int32Array(size);
+  let coarse = false;
+  const region = (a0: number, a1: number, b0: number, b1: number, depth: number): void => {
+    let head = 0;
+    while (a0 < a1 && b0 < b1 && A[a0] === B[b0]) {
+      a0++;
+      b0++;
+      head++;
+    }
+    let tail = 0;
+    while (a1 > a0 && b1 > b0 && A[a1 - 1] === B[b1 - 1]) {
+      a1--;
+      b1--;
+      tail++;
+    }
+    emit('=', head);
+    if (a0 === a1 || b0 === b1) {
+      emit('-', a1 - a0);
+      emit('+', b1 - b0);
+    } else if (a1 - a0 + (b1 - b0) > SMALL && depth < MAX_DEPTH) {
+      const anchors = uniqueAnchors(A, B, a0, a1, b0, b1, countA, countB, whereB);
+      if (anchors.length > 0) {
+        let i0 = a0;
+        let j0 = b0;
+        for (let k = 0; k < anchors.length; k += 2) {
+          const i = anchors[k]!;
+          const j = anchors[k + 1]!;
+          if (i > i0 || j > j0) region(i0, i, j0, j, depth + 1);
+          emit('=', 1);
+          i0 = i + 1;
+          j0 = j + 1;
+        }
+        if (i0 < a1 || j0 < b1) region(i0, a1, j0, b1, depth + 1);
+      } else myers(a0, a1, b0, b1);
+    } else myers(a0, a1, b0, b1);
+    emit('=', tail);
+  };
+  const myers = (a0: number, a1: number, b0: number, b1: number) => {
+    if (mostlyUnrelated(A, B, a0, a1, b0, b1, countA)) {
+      emit('-', a1 - a0);
+      emit('+', b1 - b0);
+      return;
+    }
+    const changes = diffArrays(Array.from(A.subarray(a0, a1)), Array.from(B.subarray(b0, b1)), {
+      timeout: Math.max(5, deadline - performance.now()),
+    });
+    if (changes === undefined) {
+      coarse = true;
+      emit('-', a1 - a0, true);
+      emit('+', b1 - b0, true);
+      return;
+    }
+    for (const c of changes) emit(c.added ? '+' : c.removed ? '-' : '=', c.count);
+  };
+  region(0, A.length, 0, B.length, 0);
+  return coarse;
+}
+
+/**
+ * Lines that occur exactly once in old[a0, a1) and once in new[b0, b1), paired, as
+ * the longest chain increasing on both sides (patience sorting, O(k log k)); flat
+ * [i0, j0, i1, j1, …].
+ */
+function uniqueAnchors(
+  A: Int32Array,
+  B: Int32Array,
+  a0: number,
+  a1: number,
+  b0: number,
+  b1: number,
+  countA: Int32Array,
+  countB: Int32Array,
+  whereB: Int32Array,
+): Int32Array {
+  for (let i = a0; i < a1; i++) countA[A[i]!]!++;
+  for (let j = b0; j < b1; j++) {
+    countB[B[j]!]!++;
+    whereB[B[j]!] = j;
+  }
+  let n = 0;
+  for (let i = a0; i < a1; i++) if (countA[A[i]!] === 1 && countB[A[i]!] === 1) n++;
+  const is = new Int32Array(n);
+  const js = new Int32Array(n);
+  n = 0;
+  for (let i = a0; i < a1; i++) {
+    const id = A[i]!;
+    if (countA[id] === 1 && countB[id] === 1) {
+      is[n] = i;
+      js[n++] = whereB[id]!;
+    }
+  }
+  for (let i = a0; i < a1; i++) countA[A[i]!] = 0;
+  for (let j = b0; j < b1; j++) countB[B[j]!] = 0;
+  return longestIncreasing(is, js);
+}
+
+/** The longest chain of pairs (is ascending) whose js ascend too, flat [i, j, …]. */
+function longestIncreasing(is: Int32Array, js: Int32Array): Int32Array {
+  const tails = new Int32Array(is.length); // index of the smallest tail of a chain of each length
+  const back = new Int32Array(is.length);
+  let length = 0;
+  for (let k = 0; k < is.length; k++) {
+    const j = js[k]!;
+    let lo = 0;
+    let hi = length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (js[tails[mid]!]! < j) lo = mid + 1;
+      else hi = mid;
+    }
+    back[k] = lo > 0 ? tails[lo - 1]! : -1;
+    tails[lo] = k;
+    if (lo === length) length++;
+  }
+  const out = new Int32Array(length * 2);
+  for (let k = length > 0 ? tails[length - 1]! : -1, at = length - 1; k !== -1; k = back[k]!, at--) {
+    out[2 * at] = is[k]!;
+    out[2 * at + 1] = js[k]!;
+  }
+  return out;
+}
+
+/** Big regions where under 5% of the new lines could be kept: a line diff would be noise (and slow: Myers is O(lines × changes)). */
+function mostlyUnrelated(
+  A: Int32Array,
+  B: Int32Array,
+  a0: number,
+  a1: number,
+  b0: number,
+  b1: number,
+  countA: Int32Array,
+): boolean {
+  if (a1 - a0 < 500 || b1 - b0 < 500) return false;
+  for (let i = a0; i < a1; i++) countA[A[i]!]!++;
+  // At most this many lines can be kept: each old line pairs with one new line at most
+  // (a line that occurs once on one side and 1,000 times on the other keeps one).
+  let keepable = 0;
+  for (let j = b0; j < b1; j++) {
+    if (countA[B[j]!]! > 0) {
+      countA[B[j]!]!--;
+      keepable++;
+    }
+  }
+  for (let i = a0; i < a1; i++) countA[A[i]!] = 0;
+  return keepable < (b1 - b0) * 0.05;
+}
