@@ -4,10 +4,25 @@ import { splitLines } from './hunks.js';
 /** Unchanged lines shown around a change. */
 const CONTEXT = 2;
 
+/**
+ * A base's lines, split once per change set: every review surface renders each
+ * hunk of a file, and splitting the whole base per hunk made a review cost
+ * hunks × file lines.
+ */
+const baseLines = new WeakMap<ChangeSetFile['base'], string[]>();
+
+function linesOf(origin: ChangeSetFile['base']): string[] {
+  let lines = baseLines.get(origin);
+  if (!lines) {
+    lines = splitLines(origin.text ?? '');
+    baseLines.set(origin, lines);
+  }
+  return lines;
+}
+
 /** One hunk as a small unified diff (with a little context), for the shared diff renderer. */
 export function hunkDiff(file: ChangeSetFile, index: number, context = CONTEXT): string {
-  const origin = file.sourceBase ?? file.base;
-  const lines = splitLines(origin.text ?? '');
+  const lines = linesOf(file.sourceBase ?? file.base);
   const h = file.hunks[index]!;
   const before = lines.slice(Math.max(0, h.oldIndex - context), h.oldIndex);
   const after = lines.slice(h.oldIndex + h.removed.length, h.oldIndex + h.removed.length + context);
