@@ -1,9 +1,9 @@
 import type { ErrorCode } from '../contract/errors.js';
 import type { TextChange } from './bounded-diff.js';
+import { followLine } from './follow-line.js';
 import { type LineEditOp, parseAnchor } from './line-edit-ops.js';
 import { lineHash } from './line-hash.js';
 import { LineTable } from './line-table.js';
-import { mapLine } from './map-line.js';
 import {
   AnchorError,
   type AnchorRequest,
@@ -189,7 +189,7 @@ function checkEarlierRead(
       if (line !== undefined && read.fresh.has(`${line}#${hash}`)) continue;
       const shown = earlier.shownLines(hash);
       if (shown.length !== 1 || (line !== undefined && line !== shown[0]! + 1)) continue;
-      const now = mapLine(earlier.full, index.full, shown[0]!);
+      const now = followLine(earlier, index, shown[0]!);
       if (typeof now === 'number' && named.includes(now)) continue;
       throw new AnchorError(
         'anchor_ambiguous',

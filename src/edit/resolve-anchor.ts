@@ -1,9 +1,9 @@
 import type { ErrorCode } from '../contract/errors.js';
+import { followLine } from './follow-line.js';
 import { HashGroups } from './hash-groups.js';
 import { parseAnchor } from './line-edit-ops.js';
 import { contextHash, contextHashesAt, hex, isLowEntropy } from './line-hash.js';
 import type { LineTable } from './line-table.js';
-import { mapLine } from './map-line.js';
 import { readAnchors } from './read-anchors.js';
 
 export class AnchorError extends Error {
@@ -141,6 +141,21 @@ function confirmedUnchanged(index: LineIndex, hash: string, request: AnchorReque
   return undefined;
 }
 
+/** Line `at` of the read, followed into the file (see followLine); refused when it is gone or unsure. */
+function followed(read: LineIndex, index: LineIndex, at: number, request: AnchorRequest): number | undefined {
+  const mapped = followLine(read, index, at);
+  if (mapped === 'changed' || mapped === 'unsure') {
+    throw new AnchorError(
+      'anchor_stale',
+      mapped === 'changed'
+        ? `Anchor ${request.raw}: line ${at + 1} as you read it was changed or deleted since. Re-read with read_file(hashes: true) and redo the edit.`
+        : `Anchor ${request.raw}: line ${at + 1} as you read it repeats elsewhere and the lines around it changed since, so it can no longer be told apart from its twins. Re-read with read_file(hashes: true) and redo the edit.`,
+      { suggested_action: 're-read_file', anchor: request.raw },
+    );
+  }
+  return mapped;
+}
+
 /**
  * The line a read showed with this anchor, when exactly one line had it (or, when
  * several did, the one whose number came with it): reads
@@ -165,14 +180,7 @@ function shownInRead(
   const at = lines.length === 1 ? lines[0]! : hint !== undefined && lines.includes(hint - 1) ? hint - 1 : -1;
   if (at === -1) return undefined;
   if (read === index) return snapshot ? at : checkEntropy(index, at, at + 1, request);
-  const mapped = mapLine(read.full, index.full, at);
-  if (mapped === 'changed') {
-    throw new AnchorError(
-      'anchor_stale',
-      `Anchor ${request.raw}: line ${at + 1} as you read it was changed or deleted since. Re-read with read_file(hashes: true) and redo the edit.`,
-      { suggested_action: 're-read_file', anchor: request.raw },
-    );
-  }
+  const mapped = followed(read, index, at, request);
   return mapped === undefined ? undefined : checkEntropy(index, mapped, hint, request);
 }
 
@@ -223,14 +231,7 @@ export function resolveAnchor(
   }
   if (readAt !== undefined && snapshot && snapshot !== index) {
     // The file changed since the read: follow the line through a diff of the two, never to a twin.
-    const mapped = mapLine(snapshot.full, index.full, readAt);
-    if (mapped === 'changed') {
-      throw new AnchorError(
-        'anchor_stale',
-        `Anchor ${request.raw}: line ${readAt + 1} as you read it was changed or deleted since. Re-read with read_file(hashes: true) and redo the edit.`,
-        { suggested_action: 're-read_file', anchor: request.raw },
-      );
-    }
+    const mapped = followed(snapshot, index, readAt, request);
     if (mapped !== undefined) return checkEntropy(index, mapped, hint, request);
   }
   if (readAt !== undefined && snapshot) {

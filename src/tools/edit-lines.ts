@@ -62,7 +62,7 @@ Operations (all in one call are applied atomically against the same snapshot; an
 | Target line is repetitive (blank, "}", boilerplate) | replace_range with unique neighbour anchors |
 Single-anchor operations use \`hash\`; range operations use \`start_hash\` + \`end_hash\`; mixing them is a validation error.
 \`content\` is text and may span several lines: a trailing newline ends the last line (it adds no empty line), so to write a final blank line end with "\\n\\n"; "" replaces with one empty line.
-Pass anchors as the whole \`LINE#HASH\` you were shown: while the file is unchanged since that read, it names exactly that line, even a blank line, a lone brace or a repeated line. A hash held by one line only is followed even if the line number is wrong (reported in auto_corrections). If the file changed since the read, the line you read is followed to where it is now (anchor_stale if it was edited or deleted), but a blank line or lone brace that moved is refused: anchor on distinctive lines then. When a hash matches several lines, add \`occurrence\` (1-based) and \`line\` together.
+Pass anchors as the whole \`LINE#HASH\` you were shown: while the file is unchanged since that read, it names exactly that line, even a blank line, a lone brace or a repeated line. A hash held by one line only is followed even if the line number is wrong (reported in auto_corrections). If the file changed since the read, the line you read is followed to where it is now (anchor_stale if it was edited or deleted), but a blank line or lone brace that moved, or a repeated line whose surroundings changed, is refused: anchor on distinctive lines then. When a hash matches several lines, add \`occurrence\` (1-based) and \`line\` together.
 Apply edits right after reading: read A → edit A → read B → edit B, never read A → read B → edit A. If the file changed you get anchor_stale: re-read with hashes. After an edit, anchors from line must_refresh_from_line on are stale; use the fresh anchors in the returned diff or re-read. One file per call; use \`path\` (\`file_path\` is deprecated).`;
 
 function targetPath(input: EditLinesInput): { path: string; warnings: string[] } {
@@ -153,18 +153,27 @@ export const editLines: SandboxTool<EditLinesInput, EditLinesOutput> = {
 
   async execute(input, ctx) {
     const { path, warnings } = targetPath(input);
+    let started: string | undefined;
     const out = await applyWrite(ctx, 'edit_lines', path, undefined, (current, resolved) => {
       checkApprovedAnchors(ctx, resolved.virtualPath, current);
       const result = computeLines(ctx, resolved.virtualPath, current, input);
+      started = current?.text;
       return { newText: result.newText, splice: result.splice, result };
     });
     const r = out.plan.result;
-    // The read's anchors stay in the model's hands after this call renumbers lines: keep
-    // that read (the first since the read, not this result) to check them against, with
-    // the anchors this result gives, which name lines as numbered now.
+    // The read's anchors stay in the model's hands after this call: keep that read (the
+    // first since the read, not this result) to check them against, with the anchors
+    // this result gives, which name lines as numbered now. Needed whenever the result's
+    // lines may sit elsewhere than the read's: this call renumbered them, or the file
+    // had already changed since the read (another tool, another writer), whatever its
+    // line count: a twin's anchor would otherwise name the twin now at the read's number.
     const vp = out.resolved.virtualPath;
-    const previous = ctx.earlierAnchors.get(vp)?.text ?? ctx.anchors.get(vp);
-    if (previous !== undefined && (ctx.earlierAnchors.has(vp) || r.linesAfter !== r.linesBefore))
+    const snapshot = ctx.anchors.get(vp);
+    const previous = ctx.earlierAnchors.get(vp)?.text ?? snapshot;
+    if (
+      previous !== undefined &&
+      (ctx.earlierAnchors.has(vp) || r.linesAfter !== r.linesBefore || snapshot !== started)
+    )
       ctx.earlierAnchors.set(vp, { text: previous, fresh: freshAnchors(r.diff) });
     ctx.anchors.set(out.resolved.virtualPath, out.plan.newText);
     ctx.lineHashes.set(out.state.sha256, r.lineHashes.after);
