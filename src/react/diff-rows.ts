@@ -1,13 +1,11 @@
-import { diffChars, diffWordsWithSpace } from 'diff';
-
 /** One row of a unified diff as a UI shows it. */
 export interface DiffRow {
   kind: 'hunk' | 'context' | 'add' | 'del' | 'note';
   text: string;
   oldNo?: number;
   newNo?: number;
-  /** Word-level pieces for a removed/added line paired with its counterpart. */
-  words?: Array<{ text: string; changed: boolean; marker?: boolean }>;
+  /** The added line a removed one is compared with for word highlights (see wordsOf), and back. */
+  partner?: DiffRow;
 }
 
 const HUNK_HEADER = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/;
@@ -18,7 +16,8 @@ const FILE_HEADERS = ['--- ', '+++ ', 'diff ', 'Index: ', '==='];
  * UI does: a row's kind comes from its position (inside a hunk, exactly the
  * line counts its header declares), never from its text, so an added line
  * `++ x` is a change, and file headers are dropped only between hunks.
- * Removed/added runs of equal length are paired for word-level highlights.
+ * Removed/added runs of equal length are paired for word-level highlights,
+ * computed only for the rows drawn (wordsOf).
  */
 export function diffRows(unifiedDiff: string): DiffRow[] {
   const rows: DiffRow[] = [];
@@ -61,8 +60,7 @@ export function diffRows(unifiedDiff: string): DiffRow[] {
     } else if (line !== '' && !FILE_HEADERS.some((h) => line.startsWith(h)))
       rows.push({ kind: 'note', text: line });
   }
-  pairWords(rows);
-  windowLongRows(rows);
+  pairPartners(rows);
   return rows;
 }
 
@@ -71,7 +69,7 @@ export function diffRows(unifiedDiff: string): DiffRow[] {
  * have the same length. Note rows (`\ No newline at end of file`) inside a block
  * are skipped: they sit between the - and + rows of a last line without a final newline.
  */
-function pairWords(rows: DiffRow[]): void {
+function pairPartners(rows: DiffRow[]): void {
   for (let i = 0; i < rows.length; ) {
     if (rows[i]!.kind !== 'del') {
       i++;
@@ -86,66 +84,12 @@ function pairWords(rows: DiffRow[]): void {
       else if (k === 'add') adds.push(rows[j]!);
       else if (k !== 'note') break;
     }
-    if (adds.length === dels.length) for (let k = 0; k < dels.length; k++) pairRow(dels[k]!, adds[k]!);
+    if (adds.length === dels.length)
+      for (let k = 0; k < dels.length; k++) {
+        dels[k]!.partner = adds[k]!;
+        adds[k]!.partner = dels[k]!;
+      }
     i = Math.max(j, i + 1);
-  }
-}
-
-/** A line longer than this is shown as a window (around its first change, if paired). */
-const LONG_LINE = 2000;
-/** Characters kept before a long line's first change. */
-const BEFORE_CHANGE = 200;
-
-function pairRow(del: DiffRow, add: DiffRow): void {
-  del.words = [];
-  add.words = [];
-  let oldText = del.text;
-  let newText = add.text;
-  let start = 0;
-  if (oldText.length > LONG_LINE || newText.length > LONG_LINE) {
-    // Only a window around the first change is compared and drawn: the cost stays bounded
-    // by what is shown, and the first change is always in it.
-    let p = 0;
-    const n = Math.min(oldText.length, newText.length);
-    while (p < n && oldText.charCodeAt(p) === newText.charCodeAt(p)) p++;
-    start = clip(oldText, Math.max(0, p - BEFORE_CHANGE));
-    oldText = oldText.slice(start, clip(oldText, start + LONG_LINE));
-    newText = newText.slice(start, clip(newText, start + LONG_LINE));
-  }
-  if (start > 0) for (const w of [del.words, add.words]) w.push(moreMarker(start, 'before'));
-  // A window cuts words: compare it by characters (it is short), so one changed letter is marked alone.
-  const windowed = oldText.length !== del.text.length || newText.length !== add.text.length;
-  for (const p of windowed ? diffChars(oldText, newText) : diffWordsWithSpace(oldText, newText)) {
-    if (!p.added) del.words.push({ text: p.value, changed: !!p.removed });
-    if (!p.removed) add.words.push({ text: p.value, changed: !!p.added });
-  }
-  const oldRest = del.text.length - start - oldText.length;
-  const newRest = add.text.length - start - newText.length;
-  if (oldRest > 0) del.words.push(moreMarker(oldRest, 'after'));
-  if (newRest > 0) add.words.push(moreMarker(newRest, 'after'));
-}
-
-/** A cut never splits a surrogate pair. */
-function clip(text: string, at: number): number {
-  if (at >= text.length) return text.length;
-  const c = text.charCodeAt(at);
-  return c >= 0xdc00 && c <= 0xdfff ? at - 1 : at;
-}
-
-function moreMarker(n: number, where: 'before' | 'after'): { text: string; changed: false; marker: true } {
-  const text = `…${n.toLocaleString('en-US')} more character${n === 1 ? '' : 's'}`;
-  return { text: where === 'before' ? `${text} ` : ` ${text}`, changed: false, marker: true };
-}
-
-/** Long rows without a partner show their start and a count of the rest. */
-function windowLongRows(rows: DiffRow[]): void {
-  for (const row of rows) {
-    if (row.words || row.kind === 'hunk' || row.text.length <= LONG_LINE) continue;
-    const end = clip(row.text, LONG_LINE);
-    row.words = [
-      { text: row.text.slice(0, end), changed: false },
-      moreMarker(row.text.length - end, 'after'),
-    ];
   }
 }
 

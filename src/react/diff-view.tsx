@@ -1,19 +1,37 @@
-import { type ReactElement, useState } from 'react';
-import { type DiffRow, type DiffSegment, diffRows, diffSegments } from './diff-rows.js';
-import { visibleText } from './visible-text.js';
+import { type ReactElement, useId, useMemo, useState } from 'react';
+import { BATCH_LINES, firstLines, type NotShown } from './diff-batches.js';
+import { Gap, Row } from './diff-row-view.js';
+import { type DiffRow, diffRows, diffSegments } from './diff-rows.js';
 
 /**
  * A unified diff as the terminal UI draws it: old/new line-number gutter,
  * removed/added lines with the changed words marked, hunk headers, and
  * unchanged runs collapsed behind a button (expandable when their text is known).
+ * A big diff draws its first 1,000 lines and a button for each next 1,000.
  */
 export function DiffView(props: { unifiedDiff: string; newText?: string; label?: string }): ReactElement {
-  const rows = diffRows(props.unifiedDiff);
-  const segments = diffSegments(rows, props.newText === undefined ? {} : { newText: props.newText });
-  const width = Math.max(3, String(maxLine(rows)).length);
+  const { unifiedDiff, ...rest } = props;
+  const rows = useMemo(() => diffRows(unifiedDiff), [unifiedDiff]);
+  return <DiffRowsView {...rest} rows={rows} />;
+}
+
+/** DiffView over rows already parsed (a caller that also counts them parses once). */
+export function DiffRowsView(props: { rows: DiffRow[]; newText?: string; label?: string }): ReactElement {
+  const { rows, newText } = props;
+  const segments = useMemo(
+    () => diffSegments(rows, newText === undefined ? {} : { newText }),
+    [rows, newText],
+  );
+  const width = useMemo(() => Math.max(3, String(maxLine(rows)).length), [rows]);
+  // The limit belongs to these rows: another diff in the same place starts at one batch again.
+  const [more, setMore] = useState({ rows, limit: BATCH_LINES });
+  const limit = more.rows === rows ? more.limit : BATCH_LINES;
+  const { shown, notShown } = useMemo(() => firstLines(segments, limit), [segments, limit]);
+  const noteId = useId();
   return (
     <figure className="sa-diff" aria-label={props.label ?? 'Changes'}>
-      {segments.flatMap((s, i) =>
+      {notShown.lines > 0 ? <NotShownNote id={noteId} notShown={notShown} /> : null}
+      {shown.flatMap(({ index: i, segment: s }) =>
         s.kind === 'rows'
           ? s.rows.map((row, j) => (
               // biome-ignore lint/suspicious/noArrayIndexKey: rows of one diff never reorder
@@ -21,7 +39,32 @@ export function DiffView(props: { unifiedDiff: string; newText?: string; label?:
             ))
           : [<Gap key={s.key} gap={s} width={width} />],
       )}
+      {notShown.lines > 0 ? (
+        <button
+          type="button"
+          className="sa-gap sa-show-more"
+          aria-describedby={noteId}
+          onClick={() => setMore({ rows, limit: limit + BATCH_LINES })}
+        >
+          ⋯ Show {count(Math.min(BATCH_LINES, notShown.lines))} more line
+          {notShown.lines === 1 ? '' : 's'} ({count(notShown.lines)} not shown yet) ⋯
+        </button>
+      ) : null}
     </figure>
+  );
+}
+
+const count = (n: number) => n.toLocaleString('en-US');
+
+/** Said first, while part of the diff is not drawn: a reader never takes the start for the whole. */
+function NotShownNote({ id, notShown }: { id: string; notShown: NotShown }): ReactElement {
+  const n = notShown.lines;
+  return (
+    <output id={id} className="sa-note sa-not-shown">
+      {count(n)} more line{n === 1 ? '' : 's'} of this diff (+{count(notShown.added)} −
+      {count(notShown.removed)}) {n === 1 ? 'is' : 'are'} not shown yet; the button after the last line shown
+      draws them, {count(BATCH_LINES)} at a time.
+    </output>
   );
 }
 
@@ -29,82 +72,4 @@ function maxLine(rows: DiffRow[]): number {
   let max = 0;
   for (const r of rows) max = Math.max(max, r.oldNo ?? 0, r.newNo ?? 0);
   return max;
-}
-
-function Row({ row, width }: { row: DiffRow; width: number }): ReactElement {
-  if (row.kind === 'hunk' || row.kind === 'note')
-    return (
-      <div className={`sa-row sa-${row.kind}`}>
-        <span className="sa-text">{visibleText(row.text)}</span>
-      </div>
-    );
-  const sign = row.kind === 'add' ? '+' : row.kind === 'del' ? '-' : ' ';
-  // Changed rows show whitespace (→ tab, · trailing space): a whitespace-only change stays visible.
-  const changed = row.kind === 'add' || row.kind === 'del';
-  return (
-    <div className={`sa-row sa-${row.kind}`} data-kind={row.kind}>
-      <Gutter no={row.oldNo} width={width} />
-      <Gutter no={row.newNo} width={width} />
-      <span className="sa-sign" aria-hidden="true">
-        {sign}
-      </span>
-      <span className="sa-text">
-        {row.words
-          ? row.words.map((w, k) =>
-              w.marker ? (
-                // biome-ignore lint/suspicious/noArrayIndexKey: pieces of one line never reorder
-                <span key={k} className="sa-more">
-                  {w.text}
-                </span>
-              ) : w.changed ? (
-                // biome-ignore lint/suspicious/noArrayIndexKey: pieces of one line never reorder
-                <mark key={k} className={row.kind === 'add' ? 'sa-word-add' : 'sa-word-del'}>
-                  {visibleText(w.text, k === row.words!.length - 1 || 'tabs')}
-                </mark>
-              ) : (
-                // biome-ignore lint/suspicious/noArrayIndexKey: pieces of one line never reorder
-                <span key={k}>{visibleText(w.text, changed && (k === row.words!.length - 1 || 'tabs'))}</span>
-              ),
-            )
-          : visibleText(row.text, changed)}
-      </span>
-    </div>
-  );
-}
-
-function Gutter({ no, width }: { no: number | undefined; width: number }): ReactElement {
-  return (
-    <span className="sa-no" {...(no === undefined ? { 'aria-hidden': true } : {})}>
-      {no === undefined ? ' '.repeat(width) : String(no).padStart(width)}
-    </span>
-  );
-}
-
-/** Unchanged lines, collapsed; a button shows them when their text is known. */
-function Gap({ gap, width }: { gap: Extract<DiffSegment, { kind: 'gap' }>; width: number }): ReactElement {
-  const [open, setOpen] = useState(false);
-  const noun = `${gap.count} unchanged line${gap.count === 1 ? '' : 's'}`;
-  if (open && gap.lines)
-    return (
-      <>
-        {gap.lines.map((text, k) => (
-          <Row
-            // biome-ignore lint/suspicious/noArrayIndexKey: a gap's lines never reorder
-            key={k}
-            row={{ kind: 'context', text, newNo: gap.fromNew + k }}
-            width={width}
-          />
-        ))}
-        <button type="button" className="sa-gap" onClick={() => setOpen(false)}>
-          Collapse {noun}
-        </button>
-      </>
-    );
-  return gap.lines ? (
-    <button type="button" className="sa-gap" onClick={() => setOpen(true)} aria-expanded={false}>
-      ⋯ Show {noun} ⋯
-    </button>
-  ) : (
-    <div className="sa-gap sa-gap-static">⋯ {noun} ⋯</div>
-  );
 }

@@ -1,10 +1,10 @@
-import type { ReactElement, ReactNode } from 'react';
+import { type ReactElement, type ReactNode, useMemo } from 'react';
 import { COARSE_DIFF_WARNING, diffHeading } from '../approval/diff-heading.js';
 import type { ApprovalPayload } from '../contract/payloads.js';
 import { linkNotes, lookAlikeNotes } from '../terminal/payload-notes.js';
 import { directoryMove } from '../terminal/render-other.js';
-import { diffRows, splitLines } from './diff-rows.js';
-import { DiffView } from './diff-view.js';
+import { type DiffRow, diffRows, splitLines } from './diff-rows.js';
+import { DiffRowsView } from './diff-view.js';
 import { FilePreview } from './file-preview.js';
 import { visibleText } from './visible-text.js';
 
@@ -24,10 +24,10 @@ interface Shown {
   body: ReactNode;
 }
 
-function statsOf(unifiedDiff: string) {
+function statsOf(rows: DiffRow[]) {
   let added = 0;
   let removed = 0;
-  for (const r of diffRows(unifiedDiff)) {
+  for (const r of rows) {
     if (r.kind === 'add') added++;
     else if (r.kind === 'del') removed++;
   }
@@ -43,11 +43,13 @@ export function showPayload(payload: ApprovalPayload): Shown {
     case 'patch':
     case 'lines': {
       const { title, warnings } = diffHeading(payload, path);
+      // Parsed once: the stats and the view count the same rows.
+      const rows = diffRows(payload.unifiedDiff);
       return {
         title,
-        stats: statsOf(payload.unifiedDiff),
+        stats: statsOf(rows),
         warnings,
-        body: <DiffView unifiedDiff={payload.unifiedDiff} label={`Changes to ${path}`} />,
+        body: <DiffRowsView rows={rows} label={`Changes to ${path}`} />,
       };
     }
     case 'write': {
@@ -63,16 +65,13 @@ export function showPayload(payload: ApprovalPayload): Shown {
         `⚠ This will overwrite an existing file (${was}now ${linesOf(payload.contentLines)}).`,
       ];
       if (coarse) warnings.push(COARSE_DIFF_WARNING);
+      const rows = payload.unifiedDiff ? diffRows(payload.unifiedDiff) : undefined;
       return {
         title: `Write: ${path} (${lines}, overwrite)`,
-        ...(payload.unifiedDiff ? { stats: statsOf(payload.unifiedDiff) } : {}),
+        ...(rows ? { stats: statsOf(rows) } : {}),
         warnings,
-        body: payload.unifiedDiff ? (
-          <DiffView
-            unifiedDiff={payload.unifiedDiff}
-            newText={payload.content}
-            label={`Changes to ${path}`}
-          />
+        body: rows ? (
+          <DiffRowsView rows={rows} newText={payload.content} label={`Changes to ${path}`} />
         ) : (
           <FilePreview content={payload.content} label={`New content of ${path}`} />
         ),
@@ -194,7 +193,8 @@ function genericShown(payload: { description: string; args?: unknown }): Shown {
 
 /** One payload: title with +/− stats, warnings, and the body for its type. */
 export function PayloadView({ payload }: { payload: ApprovalPayload }): ReactElement {
-  const byType = showPayload(payload);
+  // A parent's re-render (a note typed, a button focused) does not parse the diff again.
+  const byType = useMemo(() => showPayload(payload), [payload]);
   // The notes every surface shares: links acted through, look-alike letters.
   const shown = {
     ...byType,

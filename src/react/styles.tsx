@@ -23,6 +23,7 @@ export const sandboxApprovalCss = `
 .sa-more { color: #59636e; font-style: italic; }
 .sa-gap { display: block; width: 100%; text-align: left; background: #f6f8fa; color: #59636e; border: 0; border-top: 1px dashed #d1d9e0; border-bottom: 1px dashed #d1d9e0; padding: 2px 8px; font: inherit; cursor: pointer; }
 .sa-gap-static { cursor: default; }
+.sa-not-shown { display: block; padding: 2px 8px; background: #fff8c5; border-bottom: 1px solid #d4a72c; }
 .sa-args { background: #f6f8fa; padding: 8px; border-radius: 6px; overflow-x: auto; }
 .sa-actions { display: flex; gap: 8px; margin-top: 8px; }
 .sa-button { font: inherit; padding: 5px 14px; border-radius: 6px; border: 1px solid #c9d1d9; background: #f6f8fa; cursor: pointer; }

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { ApprovalPayload } from '../../src/contract/payloads.js';
 import { diffRows, diffSegments } from '../../src/react/diff-rows.js';
 import { hasPendingApprovals, MessageApprovals, PayloadView } from '../../src/react/index.js';
+import { wordsOf } from '../../src/react/row-words.js';
 import { project } from '../tools/fixture.js';
 
 const html = (payload: ApprovalPayload) => renderToStaticMarkup(createElement(PayloadView, { payload }));
@@ -30,7 +31,11 @@ describe('diff model', () => {
       ['del', 'old word', 4, undefined],
       ['add', '++ x', undefined, 4],
     ]);
-    expect(rows[2]!.words?.filter((w) => w.changed).map((w) => w.text)).toEqual(['old', 'word']);
+    expect(
+      wordsOf(rows[2]!)
+        ?.filter((w) => w.changed)
+        .map((w) => w.text),
+    ).toEqual(['old', 'word']);
   });
 
   it('unchanged lines between hunks become gaps, expandable from the new text', () => {
