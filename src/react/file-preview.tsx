@@ -1,8 +1,12 @@
-import { type ReactElement, useState } from 'react';
+import { type ReactElement, useMemo, useState } from 'react';
+import { BATCH_LINES } from './diff-batches.js';
 import { splitLines } from './diff-rows.js';
 import { visibleText } from './visible-text.js';
 
-/** A new file's content with line numbers; long files show their head and a button for the rest. */
+/**
+ * A new file's content with line numbers; long files show their head and a button
+ * that draws the next lines in batches (a 100k-line file never lands in the DOM at once).
+ */
 export function FilePreview(props: {
   content: string;
   head?: number;
@@ -11,10 +15,12 @@ export function FilePreview(props: {
   kind?: 'add' | 'del';
 }): ReactElement {
   const kind = props.kind ?? 'add';
-  const lines = splitLines(props.content);
+  const lines = useMemo(() => splitLines(props.content), [props.content]);
   const head = props.head ?? 30;
-  const [all, setAll] = useState(lines.length <= head + 5);
-  const shown = all ? lines : lines.slice(0, head);
+  const [count, setCount] = useState(lines.length <= head + 5 ? lines.length : head);
+  const shown = count >= lines.length ? lines : lines.slice(0, count);
+  const left = lines.length - shown.length;
+  const next = Math.min(left, count <= head ? BATCH_LINES - count : BATCH_LINES);
   const width = Math.max(3, String(lines.length).length);
   return (
     <figure className="sa-diff sa-preview" aria-label={props.label ?? 'New content'}>
@@ -29,9 +35,11 @@ export function FilePreview(props: {
         </div>
       ))}
       {lines.length === 0 ? <div className="sa-gap sa-gap-static">(empty file)</div> : null}
-      {all ? null : (
-        <button type="button" className="sa-gap" onClick={() => setAll(true)}>
-          ⋯ Show all {lines.length} lines ⋯
+      {left === 0 ? null : (
+        <button type="button" className="sa-gap" onClick={() => setCount(count + next)}>
+          {next === left
+            ? `⋯ Show all ${lines.length.toLocaleString('en')} lines ⋯`
+            : `⋯ Show ${next.toLocaleString('en')} more lines (${left.toLocaleString('en')} not shown yet) ⋯`}
         </button>
       )}
     </figure>

@@ -80,4 +80,41 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('<DiffView> of a big diff, a batch at 
       await page.close();
     }
   }, 90_000);
+  it('a new file of 2,500 lines: its head, then batches of 1,000 lines, then the rest', async () => {
+    const N = 2_500;
+    const content = `${Array.from({ length: N }, (_, i) => `line ${i + 1}`).join('\n')}\n`;
+    const { toolset } = project({});
+    const r = await toolset.needsApproval('write_file', { path: '/new.txt', content }, {});
+    if (r.status !== 'needs_approval') throw new Error(r.status);
+    fs.writeFileSync(path.join(env.pageDir, 'new.js'), `window.__PAYLOAD__=${JSON.stringify(r.payload)}`);
+    const html = path.join(env.pageDir, 'new.html');
+    fs.writeFileSync(
+      html,
+      '<!doctype html><meta charset="utf-8"><body><div id="root"></div><script src="new.js"></script><script src="page.js"></script>',
+    );
+    const page = await env.browser.newPage();
+    try {
+      await page.goto(`file://${html}`);
+      const lines = page.locator('.sa-preview .sa-row');
+      const more = page.locator('.sa-preview button.sa-gap');
+      await more.waitFor();
+      await expect(lines.count()).resolves.toBe(30);
+      await expect(more.textContent()).resolves.toBe('⋯ Show 970 more lines (2,470 not shown yet) ⋯');
+      await more.click();
+      await expect.poll(() => lines.count()).toBe(1_000);
+      await expect(more.textContent()).resolves.toBe('⋯ Show 1,000 more lines (1,500 not shown yet) ⋯');
+      await more.click();
+      await expect.poll(() => lines.count()).toBe(2_000);
+      await expect(more.textContent()).resolves.toBe('⋯ Show all 2,500 lines ⋯');
+      await more.click();
+      await expect.poll(() => lines.count()).toBe(N);
+      await expect(more.count()).resolves.toBe(0);
+      const texts = await lines.evaluateAll((rows) =>
+        rows.map((row) => row.querySelector('.sa-text')!.textContent),
+      );
+      expect(texts).toEqual(Array.from({ length: N }, (_, i) => `line ${i + 1}`));
+    } finally {
+      await page.close();
+    }
+  });
 });
