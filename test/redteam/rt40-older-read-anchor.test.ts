@@ -13,16 +13,19 @@
 // read's anchor indistinguishable from a fresh one.
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { ApprovalToolset, approveAll } from '../../src/index.js';
 import { expectExactOrRefused, readAnchors, setup } from './rt40-harness.js';
 
 const BLOCK = ['function f() {', '  return 1;', '}', ''];
 
 describe('rt40: an older read’s anchor after a partial re-read', () => {
-  for (const via of ['edit_file', 'outside'] as const) {
-    it(`names the line that read showed (block inserted by ${via})`, async () => {
+  for (const [via, gated] of [['edit_file', false], ['outside', false], ['outside', true]] as const) {
+    it(`names the line that read showed (block inserted by ${via}${gated ? ', through ApprovalToolset' : ''})`, async () => {
       const L = ['// top'];
       for (let b = 0; b < 50; b++) L.push(...BLOCK);
-      const { ts, file, vpath } = setup(`${L.join('\n')}\n`);
+      const project = setup(`${L.join('\n')}\n`);
+      const { file, vpath } = project;
+      const ts = gated ? new ApprovalToolset(project.ts, { approve: approveAll() }) : project.ts;
       const first = await readAnchors(ts, vpath);
       const now = [L[0]!, ...BLOCK, ...L.slice(1)];
       if (via === 'edit_file') {
