@@ -14,6 +14,10 @@ const MAP_TIMEOUT_MS = 500;
 interface LineMap {
   from: Int32Array;
   to: Int32Array;
+  /** Lines inserted in the current text just before run r (before its first line). */
+  insertedBefore: Int32Array;
+  /** Lines inserted after the last run (at the end of the middle). */
+  insertedAtEnd: number;
 }
 
 const CHANGED = -1;
@@ -84,20 +88,39 @@ function middleMap(before: Uint32Array, after: Uint32Array, d: LineDiff): LineMa
   );
   const from: number[] = [];
   const to: number[] = [];
+  const insertedBefore: number[] = [];
+  let inserted = 0;
   let b = d.prefix;
   let a = d.prefix;
   idDiff(A, B, size, performance.now() + MAP_TIMEOUT_MS, (kind, count, coarse) => {
     if (count <= 0) return;
     if (kind === '+') {
       a += count;
+      inserted += count;
       return;
     }
-    from.push(b);
-    to.push(kind === '=' ? a : coarse ? UNKNOWN : CHANGED);
+    const target = kind === '=' ? a : coarse ? UNKNOWN : CHANGED;
+    const last = to.length - 1;
+    // One run per stretch: a run continuing the last one (nothing inserted between) extends it.
+    const continues =
+      last >= 0 &&
+      inserted === 0 &&
+      (target >= 0 ? to[last]! >= 0 && to[last]! + (b - from[last]!) === a : to[last] === target);
+    if (!continues) {
+      from.push(b);
+      to.push(target);
+      insertedBefore.push(inserted);
+    }
+    inserted = 0;
     b += count;
     if (kind === '=') a += count;
   });
-  return { from: Int32Array.from(from), to: Int32Array.from(to) };
+  return {
+    from: Int32Array.from(from),
+    to: Int32Array.from(to),
+    insertedBefore: Int32Array.from(insertedBefore),
+    insertedAtEnd: inserted,
+  };
 }
 
 /**
@@ -124,4 +147,84 @@ export function mapLine(before: Uint32Array, after: Uint32Array, at: number): nu
   if (target === UNKNOWN) return undefined;
   if (target === CHANGED) return 'changed';
   return target + (at - from[lo]!);
+}
+
+/**
+ * The stretch of kept lines holding line `at` of the earlier text (it must map to
+ * a number), with what the diff put right before and after it: lines removed from
+ * the earlier text and lines inserted in the current one. Read `[readFrom, readTo)`
+ * is current `[curFrom, curTo)`.
+ */
+export interface KeptRun {
+  readFrom: number;
+  readTo: number;
+  curFrom: number;
+  curTo: number;
+  removedBefore: number;
+  insertedBefore: number;
+  removedAfter: number;
+  insertedAfter: number;
+}
+
+export function keptRun(before: Uint32Array, after: Uint32Array, at: number): KeptRun | undefined {
+  const d = lineDiff(before, after);
+  const shift = after.length - before.length;
+  const middleEnd = before.length - d.suffix;
+  if (d.prefix === before.length && d.prefix === after.length) {
+    return {
+      readFrom: 0,
+      readTo: before.length,
+      curFrom: 0,
+      curTo: after.length,
+      removedBefore: 0,
+      insertedBefore: 0,
+      removedAfter: 0,
+      insertedAfter: 0,
+    };
+  }
+  d.map ??= middleMap(before, after, d);
+  const { from, to, insertedBefore, insertedAtEnd } = d.map;
+  const runs = from.length;
+  // Runs of the whole text: the prefix (a kept run), the middle's runs, the suffix (kept).
+  const startOf = (r: number) => (r < 0 ? 0 : r >= runs ? middleEnd : from[r]!);
+  const endOf = (r: number) =>
+    r < 0 ? d.prefix : r >= runs ? before.length : r + 1 < runs ? from[r + 1]! : middleEnd;
+  const curOf = (r: number) => (r < 0 ? 0 : r >= runs ? middleEnd + shift : to[r]!);
+  const insertedAt = (r: number) => (r >= runs ? insertedAtEnd : r < 0 ? 0 : insertedBefore[r]!);
+  let r: number;
+  if (at < d.prefix) r = -1;
+  else if (at >= middleEnd) r = runs;
+  else {
+    let lo = 0;
+    let hi = runs - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (from[mid]! <= at) lo = mid;
+      else hi = mid - 1;
+    }
+    r = lo;
+  }
+  if (r >= 0 && r < runs && to[r]! < 0) return undefined;
+  // A run's neighbours: a removed run (its lines) or none, and the lines inserted between.
+  const removed = (q: number) => (q >= 0 && q < runs && to[q]! < 0 ? endOf(q) - startOf(q) : 0);
+  const prev = r - 1;
+  const next = r + 1;
+  const removedBefore = r >= 0 ? removed(prev) : 0;
+  const removedAfter = r < runs ? removed(next) : 0;
+  // Inserted lines sit before a run; a removed neighbour passes on those before it too.
+  const insBefore = r < 0 ? 0 : insertedAt(r) + (removedBefore > 0 ? insertedAt(prev) : 0);
+  const insAfter = r >= runs ? 0 : insertedAt(next) + (removedAfter > 0 ? insertedAt(next + 1) : 0);
+  const readFrom = startOf(r);
+  const readTo = endOf(r);
+  const curFrom = curOf(r);
+  return {
+    readFrom,
+    readTo,
+    curFrom,
+    curTo: curFrom + (readTo - readFrom),
+    removedBefore,
+    insertedBefore: insBefore,
+    removedAfter,
+    insertedAfter: insAfter,
+  };
 }

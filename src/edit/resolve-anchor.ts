@@ -67,6 +67,11 @@ export class LineIndex {
     return this.shownAnchors;
   }
   private shownAnchors: Uint32Array | undefined;
+  /** Whether the anchor a read shows for line i starts with `prefix`. */
+  shownMatchesAt(i: number, prefix: string): boolean {
+    if (i < 0 || i >= this.count) return false;
+    return this.shown[i]! >>> (32 - 4 * prefix.length) === Number.parseInt(prefix, 16);
+  }
   /** Lines whose shown anchor starts with `prefix`. */
   shownLines(prefix: string): number[] {
     this.byShown = this.grouped(this.byShown, this.shown);
@@ -133,6 +138,10 @@ function confirmedUnchanged(index: LineIndex, hash: string, request: AnchorReque
   const numbers = [fromAnchor, request.line].filter((n): n is number => n !== undefined);
   const candidates = index.candidates(hash);
   for (const n of numbers) {
+    // The number names the line the read showed with this anchor (a twin is shown by its
+    // context or position anchor, not its own hash): that line, before any unique own-hash
+    // match elsewhere, which a short prefix can hit by chance.
+    if (index.shownMatchesAt(n - 1, hash) && request.occurrence === undefined) return n - 1;
     if (!index.matchesAt(n - 1, hash)) continue;
     // An occurrence that names another line contradicts the number: left to the full ladder.
     if (request.occurrence === undefined || candidates[request.occurrence - 1] === n - 1) return n - 1;
@@ -181,6 +190,15 @@ function shownInRead(
   if (at === -1) return undefined;
   if (read === index) return snapshot ? at : checkEntropy(index, at, at + 1, request);
   const mapped = followed(read, index, at, request);
+  if (mapped === undefined && read.shown[at] !== read.full[at]) {
+    // The read showed this line by its context or position anchor (it has twins), and the
+    // diff could not follow it: no own-hash lookup can tell which twin it was.
+    throw new AnchorError(
+      'anchor_stale',
+      `Anchor ${request.raw}: the file changed too much since your read to follow line ${at + 1}, a line that repeats in it. Re-read with read_file(hashes: true) and redo the edit.`,
+      { suggested_action: 're-read_file', anchor: request.raw },
+    );
+  }
   return mapped === undefined ? undefined : checkEntropy(index, mapped, hint, request);
 }
 

@@ -113,11 +113,7 @@ export const readFile: SandboxTool<ReadFileInput, ReadFileOutput> = {
     const truncated = endLine < total || page.cut;
     const content = page.lines === 0 ? '' : input.hashes ? hashedContent(ctx, file, page, start) : page.text;
     const state = ctx.state.record(resolved.virtualPath, file.sha256);
-    if (input.hashes) {
-      // A fresh read: its anchors are the ones in use now.
-      ctx.anchors.set(resolved.virtualPath, raw);
-      ctx.earlierAnchors.delete(resolved.virtualPath);
-    }
+    if (input.hashes) rememberRead(ctx, resolved.virtualPath, raw, content, start === 1 && !truncated);
     return {
       path: resolved.virtualPath,
       version: state.version,
@@ -246,4 +242,25 @@ function pickPage(
     next = end + 1;
   }
   return { text: text.slice(from, to), to, lines, cut: false };
+}
+
+/**
+ * A hashed read's anchors are the ones in use now. A read of the whole file
+ * replaces every earlier one. A page does not: the model still holds the anchors
+ * an earlier read showed for the other lines, so when the file changed since that
+ * read, it is kept to check them against (a twin's position anchor there can equal
+ * the one this page would show for another line), with this page's anchors, which
+ * name lines as numbered now.
+ */
+function rememberRead(ctx: ToolContext, virtualPath: string, text: string, content: string, whole: boolean) {
+  const previous = ctx.anchors.get(virtualPath);
+  const earlier = ctx.earlierAnchors.get(virtualPath);
+  ctx.anchors.set(virtualPath, text);
+  if (whole || previous === undefined || (earlier === undefined && previous === text)) {
+    ctx.earlierAnchors.delete(virtualPath);
+    return;
+  }
+  const fresh = new Set(previous === text && earlier ? earlier.fresh : []);
+  for (const m of content.matchAll(/^(\d+#[0-9a-f]+)\|/gm)) fresh.add(m[1]!);
+  ctx.earlierAnchors.set(virtualPath, { text: earlier?.text ?? previous, fresh });
 }

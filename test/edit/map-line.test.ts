@@ -1,7 +1,7 @@
 import { diffArrays } from 'diff';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { mapLine } from '../../src/edit/map-line.js';
+import { keptRun, mapLine } from '../../src/edit/map-line.js';
 import { seededRandom } from '../helpers/seeded-rng.js';
 
 const h = (...xs: number[]) => Uint32Array.from(xs);
@@ -42,6 +42,41 @@ describe('mapLine', () => {
           .filter((c) => !c.added && !c.removed)
           .reduce((n, c) => n + c.count, 0);
         expect(kept).toBe(lcs);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('keptRun gives the kept stretch holding a line, equal on both sides, and its neighbours', () => {
+    const lines = fc.array(fc.integer({ min: 0, max: 4 }), { maxLength: 40 });
+    fc.assert(
+      fc.property(lines, lines, (b, a) => {
+        const before = Uint32Array.from(b);
+        const after = Uint32Array.from(a);
+        for (let i = 0; i < before.length; i++) {
+          const m = mapLine(before, after, i);
+          const run = keptRun(before, after, i);
+          if (typeof m !== 'number') {
+            expect(run).toBeUndefined();
+            continue;
+          }
+          expect(run).toBeDefined();
+          const r = run!;
+          expect(i >= r.readFrom && i < r.readTo).toBe(true);
+          expect(r.curFrom + (i - r.readFrom)).toBe(m);
+          expect(Array.from(after.subarray(r.curFrom, r.curTo))).toEqual(
+            Array.from(before.subarray(r.readFrom, r.readTo)),
+          );
+          // What sits around it is what the diff removed and inserted there.
+          expect(r.readFrom - r.removedBefore).toBeGreaterThanOrEqual(0);
+          expect(r.curFrom - r.insertedBefore).toBeGreaterThanOrEqual(0);
+          expect(r.readTo + r.removedAfter).toBeLessThanOrEqual(before.length);
+          expect(r.curTo + r.insertedAfter).toBeLessThanOrEqual(after.length);
+          for (let k = 1; k <= r.removedBefore; k++)
+            expect(mapLine(before, after, r.readFrom - k)).toBe('changed');
+          for (let k = 0; k < r.removedAfter; k++)
+            expect(mapLine(before, after, r.readTo + k)).toBe('changed');
+        }
       }),
       { numRuns: 300 },
     );

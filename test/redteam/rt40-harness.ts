@@ -2,8 +2,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'vitest';
-import { FileSystemToolset, Sandbox } from '../../src/index.js';
 import type { ToolOutcome } from '../../src/index.js';
+import { FileSystemToolset, Sandbox } from '../../src/index.js';
 import { tempDir } from '../helpers/temp-project.js';
 
 export function setup(content: string, name = 'f.txt') {
@@ -37,10 +37,21 @@ export async function readAnchors(
   return out;
 }
 
-export const ANCHOR_CODES = ['anchor_stale', 'anchor_ambiguous', 'anchor_context_ambiguous', 'anchor_low_entropy'];
+export const ANCHOR_CODES = [
+  'anchor_stale',
+  'anchor_ambiguous',
+  'anchor_context_ambiguous',
+  'anchor_low_entropy',
+];
 
 /** Either the disk equals `intended`, or the call was refused with an anchor_* code and disk is `before`. */
-export function expectExactOrRefused(r: ToolOutcome, before: string, after: string, intended: string, what = '') {
+export function expectExactOrRefused(
+  r: ToolOutcome,
+  before: string,
+  after: string,
+  intended: string,
+  what = '',
+) {
   if (r.ok) {
     expect(after, `${what}: edit_lines succeeded but did not edit the line read`).toBe(intended);
   } else {

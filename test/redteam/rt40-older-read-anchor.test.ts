@@ -19,7 +19,11 @@ import { expectExactOrRefused, readAnchors, setup } from './rt40-harness.js';
 const BLOCK = ['function f() {', '  return 1;', '}', ''];
 
 describe('rt40: an older read’s anchor after a partial re-read', () => {
-  for (const [via, gated] of [['edit_file', false], ['outside', false], ['outside', true]] as const) {
+  for (const [via, gated] of [
+    ['edit_file', false],
+    ['outside', false],
+    ['outside', true],
+  ] as const) {
     it(`names the line that read showed (block inserted by ${via}${gated ? ', through ApprovalToolset' : ''})`, async () => {
       const L = ['// top'];
       for (let b = 0; b < 50; b++) L.push(...BLOCK);

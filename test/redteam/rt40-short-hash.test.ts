@@ -56,7 +56,10 @@ describe('rt40: a shortened anchor of a twin', () => {
     if (r.ok) {
       const intended = lines.slice();
       intended[target] = '  return 2;';
-      expect(after, `${short} (read showed ${shown} on line ${target + 1}) edited line ${after.split('\n').indexOf('  return 2;') + 1}`).toBe(`${intended.join('\n')}\n`);
+      expect(
+        after,
+        `${short} (read showed ${shown} on line ${target + 1}) edited line ${after.split('\n').indexOf('  return 2;') + 1}`,
+      ).toBe(`${intended.join('\n')}\n`);
     } else {
       expect(r.error.code).toMatch(/^(anchor_|invalid_argument$)/);
       expect(after).toBe(before);

@@ -25,7 +25,8 @@ async function run(read: string[], target: number, now: string[], truthNow: numb
     sanity: 'off',
   });
   const after = fs.readFileSync(file, 'utf8');
-  const intended = truthNow === null ? '<refusal>' : `${now.map((l, i) => (i === truthNow ? 'EDITED();' : l)).join('\n')}\n`;
+  const intended =
+    truthNow === null ? '<refusal>' : `${now.map((l, i) => (i === truthNow ? 'EDITED();' : l)).join('\n')}\n`;
   return { r, before, after, intended, anchor: anchors[target]! };
 }
 
@@ -46,7 +47,10 @@ describe('rt40: a copy of the line read added or removed next to it (equal-cost 
   const ONE = ['// section A', ...BLOCK, '// section B'];
   it('first of two identical blocks deleted: its `attempt();` is gone', async () => {
     const x = await run(TWO, 2, ONE, null);
-    if (x.r.ok) expect.fail(`${x.anchor} (read line 3, deleted) was applied to line ${x.after.split('\n').indexOf('EDITED();') + 1}, the twin in the block that stayed`);
+    if (x.r.ok)
+      expect.fail(
+        `${x.anchor} (read line 3, deleted) was applied to line ${x.after.split('\n').indexOf('EDITED();') + 1}, the twin in the block that stayed`,
+      );
     expectExactOrRefused(x.r, x.before, x.after, x.intended);
   });
   it('second of two identical blocks deleted: the first block`s `attempt();` is still line 3', async () => {
