@@ -155,7 +155,8 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('browser approvals (Chromium)', () => 
     await page.getByTestId('sandbox-tool-status').filter({ hasText: '✓ edit_file' }).waitFor();
     expect(fs.readFileSync(file('src/todo-list.ts'), 'utf8')).not.toBe(before);
     await page.getByTestId('composer-waiting').waitFor({ state: 'detached' });
-    await expect(page.getByRole('button', { name: 'Send' }).isDisabled()).resolves.toBe(false);
+    // Send also waits for the agent's turn to end (busy), which may come a moment later.
+    await expect.poll(() => page.getByRole('button', { name: 'Send' }).isDisabled()).toBe(false);
   });
 
   it('after approving with the keyboard, focus is on the composer (not <body>)', async () => {
