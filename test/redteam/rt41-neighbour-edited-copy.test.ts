@@ -1,0 +1,56 @@
+// rt41: a copy of a line added right beside it while its nearest distinctive neighbour was edited.
+//
+// The read shows `target();` once, between `// M1` and `// M2`. Afterwards (outside writes, or edit_file)
+// `// M1` is edited AND a copy of `target();` is added next to it. Two histories leave the same bytes: the
+// copy went above the line read, or below it. The file alone cannot say which `target();` was read, so the
+// promise says edit_lines must refuse. It edits one of them (the diff's tie-break), so in one of the two
+// histories it edits the copy, not the line read.
+// Root cause (src/edit/follow-line.ts followLine): the copy-count check between the nearest distinctive
+// neighbours only runs when both edges are found; for a line unique in the read (not a twin) an edge whose
+// distinctive neighbour was changed is left undefined (`if (twin) return 'unsure'` only for twins), so no
+// copies are counted at all. slides() does not help: the group next to the kept stretch is a replacement
+// (removed AND inserted), which slides() never considers.
+import fs from 'node:fs';
+import { describe, it } from 'vitest';
+import { expectExactOrRefused, readAnchors, setup } from './rt40-harness.js';
+
+async function run(read: string[], target: number, now: string[], truthNow: number) {
+  const { ts, file, vpath } = setup(`${read.join('\n')}\n`);
+  const anchors = await readAnchors(ts, vpath);
+  fs.writeFileSync(file, `${now.join('\n')}\n`); // another process (or edit_file twice)
+  const before = fs.readFileSync(file, 'utf8');
+  const r = await ts.callTool('edit_lines', {
+    path: vpath,
+    operations: [{ op: 'replace_line', hash: anchors[target]!, content: 'EDITED();' }],
+    sanity: 'off',
+  });
+  const after = fs.readFileSync(file, 'utf8');
+  const intended = `${now.map((l, i) => (i === truthNow ? 'EDITED();' : l)).join('\n')}\n`;
+  expectExactOrRefused(
+    r,
+    before,
+    after,
+    intended,
+    `${anchors[target]} (the line read is now line ${truthNow + 1}; edited line ${after.split('\n').indexOf('EDITED();') + 1})`,
+  );
+}
+
+describe('rt41: copy of a unique line added beside it, nearest distinctive neighbour edited', () => {
+  const READ = ['// M1', 'target();', '// M2'];
+  // `// M1` edited; a copy of target() added. Same bytes whichever side the copy went.
+  const NOW_ABOVE_EDITED = ['// M1 changed', 'target();', 'target();', '// M2'];
+  it('neighbour above edited, copy added BELOW the line read (it stays line 2)', () =>
+    run(READ, 1, NOW_ABOVE_EDITED, 1));
+  it('neighbour above edited, copy added ABOVE the line read (it is now line 3)', () =>
+    run(READ, 1, NOW_ABOVE_EDITED, 2));
+
+  const NOW_BELOW_EDITED = ['// M1', 'target();', 'target();', '// M2 changed'];
+  it('neighbour below edited, copy added ABOVE the line read (it is now line 3)', () =>
+    run(READ, 1, NOW_BELOW_EDITED, 2));
+  it('neighbour below edited, copy added BELOW the line read (it stays line 2)', () =>
+    run(READ, 1, NOW_BELOW_EDITED, 1));
+
+  // The neighbour itself replaced by the copy: `// M1` deleted and target() duplicated below.
+  it('neighbour deleted and a copy added below: the line read is now line 1', () =>
+    run(READ, 1, ['target();', 'target();', '// M2'], 0));
+});
