@@ -54,3 +54,14 @@ describe('rt41: copy of a unique line added beside it, nearest distinctive neigh
   it('neighbour deleted and a copy added below: the line read is now line 1', () =>
     run(READ, 1, ['target();', 'target();', '// M2'], 0));
 });
+
+describe('rt41: a distinctive neighbour moved past the line (the diff drops it, nothing counted)', () => {
+  // Read: H, M3, b, c, F. Now: H, b, c, M3, b, F. History 1: `// M3` moved below `c();`, then a copy of b()
+  // added after it (the line read is line 2). History 2: copies of `b(); c();` inserted above `// M3`, the
+  // read's `c();` deleted (the line read is line 5). Same bytes; `// M3` is still in the file, unique, but the
+  // diff keeps `b c` and drops it, so followLine finds no edge above and counts no copies.
+  const READ = ['// H', '// M3', 'b();', 'c();', '// F'];
+  const NOW = ['// H', 'b();', 'c();', '// M3', 'b();', '// F'];
+  it('history 1: the line read is now line 2', () => run(READ, 2, NOW, 1));
+  it('history 2: the line read is now line 5', () => run(READ, 2, NOW, 4));
+});
