@@ -65,3 +65,22 @@ describe('rt41: a distinctive neighbour moved past the line (the diff drops it, 
   it('history 1: the line read is now line 2', () => run(READ, 2, NOW, 1));
   it('history 2: the line read is now line 5', () => run(READ, 2, NOW, 4));
 });
+
+describe('rt41: the same gap through delete_range (an extra line deleted)', () => {
+  it('read `// m0`, blank, `}`, `c();`; `}` deleted and c() copied below; delete_range blank..c()', async () => {
+    const READ = ['// m0', '', '}', 'c();'];
+    const { ts, file, vpath } = setup(`${READ.join('\n')}\n`);
+    const a = await readAnchors(ts, vpath);
+    const now = ['// m0', '', 'c();', 'c();']; // `}` deleted, a copy of c() added below the line read
+    fs.writeFileSync(file, `${now.join('\n')}\n`);
+    const before = fs.readFileSync(file, 'utf8');
+    const r = await ts.callTool('edit_lines', {
+      path: vpath,
+      operations: [{ op: 'delete_range', start_hash: a[1]!, end_hash: a[3]! }],
+      sanity: 'off',
+    });
+    const after = fs.readFileSync(file, 'utf8');
+    // The read's blank..c() is now lines 2..3; the copy (line 4) must stay.
+    expectExactOrRefused(r, before, after, '// m0\nc();\n', `delete_range ${a[1]}..${a[3]}`);
+  });
+});
