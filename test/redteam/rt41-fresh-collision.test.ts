@@ -36,7 +36,10 @@ describe('rt41: same anchor string, read line vs fresh line', () => {
     });
     const after = fs.readFileSync(file, 'utf8');
     // Read rule: the read's line 3 (now 5). Diff rule: line 3. Both cannot hold: refuse.
-    if (r.ok) expect.fail(`${R0[2]} is both the read's q() (now line 5) and the diff's new q() (line 3); edited line ${after.split('\n').indexOf('EDITED();') + 1} instead of refusing`);
+    if (r.ok)
+      expect.fail(
+        `${R0[2]} is both the read's q() (now line 5) and the diff's new q() (line 3); edited line ${after.split('\n').indexOf('EDITED();') + 1} instead of refusing`,
+      );
     expectExactOrRefused(r, before, after, '<refusal>');
   });
 
