@@ -185,13 +185,11 @@ function checkEarlierRead(
     const named = anchoredLines(op, mine);
     for (const raw of anchorsOf(op)) {
       const { hash, line } = parseAnchor(raw);
-      const shown = earlier.shownLines(hash);
-      const fresh = line !== undefined && read.fresh.has(`${line}#${hash}`);
       // An anchor the last edit_lines result (or the latest page) gave names its line as
-      // numbered now; the same text from the earlier read must then name that line too.
+      // numbered now, whatever an earlier read showed with the same text.
+      if (line !== undefined && read.fresh.has(`${line}#${hash}`)) continue;
+      const shown = earlier.shownLines(hash);
       if (shown.length !== 1 || (line !== undefined && line !== shown[0]! + 1)) continue;
-      // (Reached by a fresh anchor only when the earlier read showed that very LINE#HASH.)
-      if (fresh && hash.length < 6) continue;
       const now = followLine(earlier, index, shown[0]!);
       if (typeof now === 'number' && named.includes(now)) continue;
       throw new AnchorError(

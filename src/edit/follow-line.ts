@@ -1,3 +1,5 @@
+import { forcedMatch } from './forced-match.js';
+import { hex } from './line-hash.js';
 import { keptRun, mapLine } from './map-line.js';
 import type { LineIndex } from './resolve-anchor.js';
 
@@ -26,7 +28,47 @@ export function followLine(
   if (back === undefined) return undefined;
   const backward = typeof back === 'number' ? current.count - 1 - back : back;
   if (forward !== backward) return 'unsure';
-  return typeof forward === 'number' && slides(read.full, current.full, at, forward) ? 'unsure' : forward;
+  if (typeof forward !== 'number') return forward;
+  if (slides(read.full, current.full, at, forward)) return 'unsure';
+  return forcedNearby(read, current, at, forward);
+}
+
+/** Lines each side of the line read whose alignment is searched exhaustively. */
+const WINDOW = 128;
+
+/**
+ * The greedy diffs and the slide check see the usual ties; a copy can also take
+ * the line's place from further off (part of a group jumping a run of twins, a
+ * twin deleted far side while another is inserted). So a line with copies (in
+ * the read or now) is followed only when every longest alignment of the window
+ * around it keeps it at the same line: the window runs between the nearest lines
+ * the diff kept at least WINDOW lines away (or the file's ends).
+ */
+function forcedNearby(read: LineIndex, current: LineIndex, at: number, mapped: number): number | 'unsure' {
+  const key = hex(read.full[at]!, 8);
+  if (read.candidates(key).length === 1 && current.candidates(key).length === 1) return mapped;
+  let lo = at - WINDOW - 1;
+  let loNow = -1;
+  for (; lo >= 0; lo--) {
+    const m = mapLine(read.full, current.full, lo);
+    if (typeof m === 'number') {
+      loNow = m;
+      break;
+    }
+  }
+  let hi = at + WINDOW + 1;
+  let hiNow = current.count;
+  for (; hi < read.count; hi++) {
+    const m = mapLine(read.full, current.full, hi);
+    if (typeof m === 'number') {
+      hiNow = m;
+      break;
+    }
+  }
+  if (hi > read.count) hi = read.count;
+  if (lo < -1) lo = -1;
+  const j = forcedMatch(read.full.subarray(lo + 1, hi), current.full.subarray(loNow + 1, hiNow), at - lo - 1);
+  return typeof j === 'number' && loNow + 1 + j === mapped ? mapped : 'unsure';
 }
 
 /** Groups of up to this many lines are tried for a slide; past this many equal steps a slide is taken as possible. */

@@ -62,7 +62,11 @@ describe('rt42: the same through edit_file calls only', () => {
     const { ts, file, vpath } = setup('// head\ncall();\ncall();\n// foot\n');
     const anchors = await readAnchors(ts, vpath);
     // The read's line 2 (first call) gets a new twin above it …
-    let r = await ts.callTool('edit_file', { path: vpath, old_string: '// head\n', new_string: '// head\ncall();\n' });
+    let r = await ts.callTool('edit_file', {
+      path: vpath,
+      old_string: '// head\n',
+      new_string: '// head\ncall();\n',
+    });
     expect(r.ok).toBe(true);
     // … and "other();" right after it (it is now line 3; the second read twin is line 4).
     r = await ts.callTool('edit_file', {

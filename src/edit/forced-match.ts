@@ -1,0 +1,47 @@
+/** A window larger than this (cells of the two tables) is not searched: the line is then 'unsure'. */
+const MAX_CELLS = 1 << 21;
+
+/**
+ * Whether line `k` of `a` is matched to the same line of `b` by every longest
+ * common subsequence of the two (equal values are equal lines): the one line
+ * `j` it is then matched to, 'deleted' when no longest one matches it, or
+ * 'unsure' when some longest one matches it elsewhere or leaves it out while
+ * another keeps it. Exact: prefix and suffix LCS tables, O(|a| × |b|).
+ */
+export function forcedMatch(a: Uint32Array, b: Uint32Array, k: number): number | 'deleted' | 'unsure' {
+  const n = a.length;
+  const m = b.length;
+  if ((n + 1) * (m + 1) > MAX_CELLS) return 'unsure';
+  const w = m + 1;
+  // f[i*w + j]: LCS of a[0, i) and b[0, j); g[i*w + j]: LCS of a[i, n) and b[j, m).
+  const f = new Int32Array((n + 1) * w);
+  const g = new Int32Array((n + 1) * w);
+  for (let i = 1; i <= n; i++) {
+    for (let j = 1; j <= m; j++) {
+      f[i * w + j] =
+        a[i - 1] === b[j - 1]
+          ? f[(i - 1) * w + j - 1]! + 1
+          : Math.max(f[(i - 1) * w + j]!, f[i * w + j - 1]!);
+    }
+  }
+  for (let i = n - 1; i >= 0; i--) {
+    for (let j = m - 1; j >= 0; j--) {
+      g[i * w + j] =
+        a[i] === b[j] ? g[(i + 1) * w + j + 1]! + 1 : Math.max(g[(i + 1) * w + j]!, g[i * w + j + 1]!);
+    }
+  }
+  const total = f[n * w + m]!;
+  let match = -1;
+  for (let j = 0; j < m; j++) {
+    if (a[k] !== b[j]) continue;
+    if (f[k * w + j]! + 1 + g[(k + 1) * w + j + 1]! !== total) continue;
+    if (match !== -1) return 'unsure';
+    match = j;
+  }
+  // Some longest one leaves line k out: it splits the texts at (k, j) and (k + 1, j).
+  let skippable = false;
+  for (let j = 0; j <= m && !skippable; j++)
+    if (f[k * w + j]! + g[(k + 1) * w + j]! === total) skippable = true;
+  if (match === -1) return 'deleted';
+  return skippable ? 'unsure' : match;
+}
