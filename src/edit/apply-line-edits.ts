@@ -2,8 +2,9 @@ import type { ErrorCode } from '../contract/errors.js';
 import type { TextChange } from './bounded-diff.js';
 import { followLine } from './follow-line.js';
 import { type LineEditOp, parseAnchor } from './line-edit-ops.js';
-import { lineHash } from './line-hash.js';
+import { hex } from './line-hash.js';
 import { LineTable } from './line-table.js';
+import { readAnchors } from './read-anchors.js';
 import {
   AnchorError,
   type AnchorRequest,
@@ -51,8 +52,11 @@ export type LineEditsResult =
       diff: string;
       autoCorrections: AutoCorrection[];
       warnings: string[];
-      /** Line hashes of the text before and after the edit, for a LineHashCache. */
-      lineHashes: { before: Uint32Array; after: Uint32Array };
+      /**
+       * Line hashes of the text before and after the edit, and the anchors a read of
+       * the new text shows (the result diff's), for a LineHashCache.
+       */
+      lineHashes: { before: Uint32Array; after: Uint32Array; shownAfter: Uint32Array };
     }
   | { ok: false; code: ErrorCode; message: string; details?: Record<string, unknown> };
 
@@ -167,28 +171,54 @@ function resolveOp(
 const MARGIN = 3;
 
 /**
- * Refuses an operation that uses an anchor exactly as the earlier read showed it
- * (same hash, same line number) and not as the last edit_lines result gave it, when
- * that read's line is not, now, the line the operation resolved it to: identical lines share a hash, so after edit_lines
- * renumbered lines an old anchor of a twin looks like a fresh one for another twin.
- * The earlier read's line is followed through a diff of that read and the file.
+ * A hashed read whose anchors the model may still use, kept while the file or the
+ * toolset's snapshot moved on (edit_lines results, page reads of a later version),
+ * with the anchors given since (`fresh`: the last result's diff, the latest pages).
+ */
+export interface EarlierRead {
+  text: string;
+  /** `LINE#HASH` anchors given since the read: these name lines as numbered now. */
+  fresh: ReadonlySet<string>;
+  /** The read's lines and anchors, built on first use and kept with the read. */
+  index?: LineIndex;
+}
+
+/**
+ * Checks every anchor against what the model was shown: the earlier read, and the
+ * anchors given since (`fresh`). An anchor given since names its line as numbered now.
+ * One the read showed must name, now, the line that read showed it for (identical
+ * lines share a hash, so after edit_lines renumbered lines an old anchor of a twin
+ * looks like a fresh one for another twin); that line is followed through a diff of
+ * the read and the file. One shown by neither comes from a read the toolset no longer
+ * has: a twin's context or position anchor there can equal the one the file shows now
+ * for another line, so it is refused, unless one line of the file has that hash.
  */
 function checkEarlierRead(
   ops: readonly LineEditOp[],
   splices: readonly Splice[],
   index: LineIndex,
-  read: { text: string; fresh: ReadonlySet<string> },
+  read: EarlierRead,
 ): void {
-  const earlier = new LineIndex(new LineTable(withoutBom(read.text).body));
+  const freshHashes = [...read.fresh].map((a) => a.slice(a.indexOf('#') + 1));
   ops.forEach((op, n) => {
     const mine = splices[n]!;
     const named = anchoredLines(op, mine);
     for (const raw of anchorsOf(op)) {
       const { hash, line } = parseAnchor(raw);
-      // An anchor the last edit_lines result (or the latest page) gave names its line as
-      // numbered now, whatever an earlier read showed with the same text.
       if (line !== undefined && read.fresh.has(`${line}#${hash}`)) continue;
+      read.index ??= new LineIndex(new LineTable(withoutBom(read.text).body));
+      const earlier = read.index;
       const shown = earlier.shownLines(hash);
+      if (shown.length === 0) {
+        if (freshHashes.some((f) => f.startsWith(hash) || hash.startsWith(f))) continue;
+        const own = index.candidates(hash);
+        if (own.length === 1 && named.includes(own[0]!)) continue;
+        throw new AnchorError(
+          'anchor_stale',
+          `Operation ${n + 1}: anchor ${raw} is neither from your latest read of the file nor from your last edit_lines result, so the line it named cannot be told (identical lines can share an anchor across versions). Re-read the file with hashes and use the new anchors.`,
+          { operation: n + 1, anchor: raw, suggested_action: 're-read_file' },
+        );
+      }
       if (shown.length !== 1 || (line !== undefined && line !== shown[0]! + 1)) continue;
       const now = followLine(earlier, index, shown[0]!);
       if (typeof now === 'number' && named.includes(now)) continue;
@@ -201,7 +231,6 @@ function checkEarlierRead(
   });
 }
 
-/** The lines (0-based, now) an operation's anchors resolved to, given its splice. */
 function anchoredLines(op: LineEditOp, splice: Splice): number[] {
   switch (op.op) {
     case 'insert_after':
@@ -236,16 +265,18 @@ export function applyLineEdits(
      * An earlier read whose anchors may still be in use (edit_lines calls since renumbered
      * lines): an anchor that names another line there than in `snapshot` is refused.
      */
-    earlier?: { text: string; fresh: ReadonlySet<string> };
+    earlier?: EarlierRead;
     /** Line hashes of `text` already at hand (a LineHashCache hit): not computed again. */
     hashes?: Uint32Array;
+    /** The anchors a read of `text` shows (readAnchors of `hashes`), when at hand. */
+    shown?: Uint32Array;
   } = {},
   /** Lines kept around the edits (tests pass Infinity to compare with splicing the whole file). */
   margin = MARGIN,
 ): LineEditsResult {
   const { body, restore } = withoutBom(text);
   const table = new LineTable(body);
-  const index = new LineIndex(table, options.hashes);
+  const index = new LineIndex(table, options.hashes, options.shown);
   const snapshotBody = options.snapshot === undefined ? undefined : withoutBom(options.snapshot).body;
   // Editing right after the read is the usual case: the same text needs no second index.
   const snapshot =
@@ -305,6 +336,10 @@ export function applyLineEdits(
     };
   }
   const first = sorted[0]!.start;
+  // The result's anchors are those a read of the new file would show: one kind of anchor
+  // everywhere, so an own-hash anchor of a twin can only come from an older read.
+  const hashesAt = hashesAfter(index.full, after.hashes(), from, to);
+  const shownAfter = readAnchors(hashesAt);
   const windowAt = text.length - body.length + table.offset(from);
   const linesAfter = linesBefore + shift - phantom;
   return {
@@ -329,10 +364,10 @@ export function applyLineEdits(
     linesAfter,
     anchorsValidThrough: first,
     mustRefreshFromLine: first + 1,
-    diff: anchoredDiff(newLine, linesAfter, regions),
+    diff: anchoredDiff(newLine, linesAfter, regions, (i) => hex(shownAfter[i]!, 6)),
     autoCorrections: fixes,
     warnings,
-    lineHashes: { before: index.full, after: hashesAfter(index.full, after.hashes(), from, to) },
+    lineHashes: { before: index.full, after: hashesAt, shownAfter },
   };
 }
 
@@ -455,12 +490,10 @@ function anchoredDiff(
   newLine: (i: number) => string,
   total: number,
   regions: readonly EditedRegion[],
+  anchorOf: (i: number) => string,
 ): string {
   const out: string[] = [];
-  const anchor = (i: number) => {
-    const line = newLine(i);
-    return `${i + 1}#${lineHash(line)}|${line}`;
-  };
+  const anchor = (i: number) => `${i + 1}#${anchorOf(i)}|${newLine(i)}`;
   const half = SHOWN_PER_REGION / 2;
   for (const r of regions) {
     const from = Math.max(0, r.at - 2);

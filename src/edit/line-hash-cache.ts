@@ -38,3 +38,6 @@ export class LineHashCache {
     this.entries.delete(sha256);
   }
 }
+
+/** The cache key of a version's shown anchors (see readAnchors), kept beside its line hashes. */
+export const shownAnchorsKey = (sha256: string): string => `${sha256}:shown`;

@@ -19,13 +19,17 @@ export class AnchorError extends Error {
 /** Hashes of a file's lines, computed once per edit call, kept as numbers (hex only for output). */
 export class LineIndex {
   private hashes: Uint32Array | undefined;
-  /** `known`: the table's line hashes when already at hand (from a LineHashCache). */
+  /** `known`, `knownShown`: the table's line hashes and shown anchors when already at hand (from a LineHashCache). */
   constructor(
     readonly table: LineTable,
     known?: Uint32Array,
+    knownShown?: Uint32Array,
   ) {
     // A wrong-sized array cannot describe this text: ignore it and hash the text instead.
-    if (known?.length === table.count) this.hashes = known;
+    if (known?.length === table.count) {
+      this.hashes = known;
+      if (knownShown?.length === table.count) this.shownAnchors = knownShown;
+    }
   }
   get count(): number {
     return this.table.count;
@@ -113,7 +117,8 @@ export interface AnchorRequest {
 
 const preview = (index: LineIndex, i: number) => {
   const l = index.line(i);
-  return `${i + 1}#${index.anchor(i)}|${l.length > 80 ? `${l.slice(0, 80)}…` : l}`;
+  // The anchor a read shows (a twin's context or position anchor), as any other surface does.
+  return `${i + 1}#${hex(index.shown[i]!, 6)}|${l.length > 80 ? `${l.slice(0, 80)}…` : l}`;
 };
 
 /** Good alternative anchors near a line: high-entropy lines whose hash is unique. */
@@ -141,10 +146,28 @@ function confirmedUnchanged(index: LineIndex, hash: string, request: AnchorReque
     // The number names the line the read showed with this anchor (a twin is shown by its
     // context or position anchor, not its own hash): that line, before any unique own-hash
     // match elsewhere, which a short prefix can hit by chance.
-    if (index.shownMatchesAt(n - 1, hash) && request.occurrence === undefined) return n - 1;
+    if (index.shownMatchesAt(n - 1, hash)) {
+      // Shown anchors are unique: an occurrence can only confirm the line, or contradict it.
+      const shown = request.occurrence === undefined ? [] : index.shownLines(hash);
+      if (request.occurrence === undefined || shown[request.occurrence - 1] === n - 1) return n - 1;
+      continue;
+    }
     if (!index.matchesAt(n - 1, hash)) continue;
     // An occurrence that names another line contradicts the number: left to the full ladder.
-    if (request.occurrence === undefined || candidates[request.occurrence - 1] === n - 1) return n - 1;
+    if (request.occurrence !== undefined) {
+      if (candidates[request.occurrence - 1] === n - 1) return n - 1;
+      continue;
+    }
+    // The line's own hash, but reads show this line by another anchor (another line shares
+    // its hash): no surface shows that anchor now, so it is from an older read, when the
+    // line was unique, and which copy that line became cannot be told.
+    if (index.shown[n - 1] !== index.full[n - 1])
+      throw new AnchorError(
+        'anchor_stale',
+        `Anchor ${request.raw} is not one your latest read of the file gave: another line shares line ${n}'s hash now (a copy of it, or a chance match), so reads show it as ${n}#${hex(index.shown[n - 1]!, 6)}; ${request.raw} is from an earlier read, before that line appeared, and could name either. Use the anchors of your latest read, or re-read with read_file(hashes: true).`,
+        { suggested_action: 're-read_file', anchor: request.raw },
+      );
+    return n - 1;
   }
   if (candidates.length === 1 && (request.occurrence ?? 1) === 1) return candidates[0];
   return undefined;

@@ -4,6 +4,7 @@ import { type AutoCorrection, applyLineEdits } from '../edit/apply-line-edits.js
 import { boundedUnifiedDiff, checkedChanges } from '../edit/bounded-diff.js';
 import { diffForModel } from '../edit/diff-for-model.js';
 import { type LineEditOp, LineEditOpSchema } from '../edit/line-edit-ops.js';
+import { shownAnchorsKey } from '../edit/line-hash-cache.js';
 import { applyWrite, writerApproval } from './apply-write.js';
 import { checkWriteSize, type LoadedFile } from './file-io.js';
 import { anchorsState, checkApprovedAnchors } from './file-state.js';
@@ -80,11 +81,13 @@ function computeLines(
   const snapshot = ctx.anchors.get(virtualPath);
   const earlier = ctx.earlierAnchors.get(virtualPath);
   const hashes = ctx.lineHashes.get(file.sha256);
+  const shown = ctx.lineHashes.get(shownAnchorsKey(file.sha256));
   const result = applyLineEdits(file.text, input.operations as LineEditOp[], {
     sanity: input.sanity ?? 'reject',
     ...(snapshot === undefined ? {} : { snapshot }),
     ...(earlier === undefined ? {} : { earlier }),
     ...(hashes === undefined ? {} : { hashes }),
+    ...(shown === undefined ? {} : { shown }),
   });
   if (!result.ok) {
     throw toolError(
@@ -153,30 +156,28 @@ export const editLines: SandboxTool<EditLinesInput, EditLinesOutput> = {
 
   async execute(input, ctx) {
     const { path, warnings } = targetPath(input);
-    let started: string | undefined;
     const out = await applyWrite(ctx, 'edit_lines', path, undefined, (current, resolved) => {
       checkApprovedAnchors(ctx, resolved.virtualPath, current);
       const result = computeLines(ctx, resolved.virtualPath, current, input);
-      started = current?.text;
       return { newText: result.newText, splice: result.splice, result };
     });
     const r = out.plan.result;
     // The read's anchors stay in the model's hands after this call: keep that read (the
     // first since the read, not this result) to check them against, with the anchors
-    // this result gives, which name lines as numbered now. Needed whenever the result's
-    // lines may sit elsewhere than the read's: this call renumbered them, or the file
-    // had already changed since the read (another tool, another writer), whatever its
-    // line count: a twin's anchor would otherwise name the twin now at the read's number.
+    // this result gives, which name lines as numbered now. The result shows the model a
+    // few lines only: any other anchor is the read's, or from a read no longer held.
     const vp = out.resolved.virtualPath;
-    const snapshot = ctx.anchors.get(vp);
-    const previous = ctx.earlierAnchors.get(vp)?.text ?? snapshot;
-    if (
-      previous !== undefined &&
-      (ctx.earlierAnchors.has(vp) || r.linesAfter !== r.linesBefore || snapshot !== started)
-    )
-      ctx.earlierAnchors.set(vp, { text: previous, fresh: freshAnchors(r.diff) });
+    const held = ctx.earlierAnchors.get(vp);
+    const previous = held?.text ?? ctx.anchors.get(vp);
+    if (previous !== undefined)
+      ctx.earlierAnchors.set(vp, {
+        text: previous,
+        fresh: freshAnchors(r.diff),
+        ...(held?.index ? { index: held.index } : {}),
+      });
     ctx.anchors.set(out.resolved.virtualPath, out.plan.newText);
     ctx.lineHashes.set(out.state.sha256, r.lineHashes.after);
+    ctx.lineHashes.set(shownAnchorsKey(out.state.sha256), r.lineHashes.shownAfter);
     const continuity = ctx.writers.continuity(out.resolved.virtualPath, 'edit_lines');
     return {
       path: out.resolved.virtualPath,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ApprovalResult } from '../contract/approval-types.js';
 import { renderHashedPage, renderHashedText } from '../edit/hashed-render.js';
 import { lineHashesAt } from '../edit/line-hash.js';
+import { shownAnchorsKey } from '../edit/line-hash-cache.js';
 import { readAnchors } from '../edit/read-anchors.js';
 import type { ResolvedPath } from '../sandbox/sandbox.js';
 import { fileTargetOf } from '../sandbox/target.js';
@@ -185,7 +186,7 @@ function hashedContent(ctx: ToolContext, file: ReadVersion, page: Page, start: n
  */
 function shownAnchors(ctx: ToolContext, file: ReadVersion, starts: Uint32Array): Uint32Array {
   const { sha256, total } = file;
-  const key = `${sha256}:shown`;
+  const key = shownAnchorsKey(sha256);
   const cached = ctx.lineHashes.get(key);
   if (cached?.length === total) return cached;
   let hashes = ctx.lineHashes.get(sha256);

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { ApprovalResult } from '../contract/approval-types.js';
 import type { ToolCallContext } from '../contract/tool-call-context.js';
+import type { EarlierRead } from '../edit/apply-line-edits.js';
 import type { LineHashCache } from '../edit/line-hash-cache.js';
 import type { StateTracker } from '../fs/state-tracker.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
@@ -27,13 +28,6 @@ export const TOOL_NAMES = [
   'read_media_file',
 ] as const;
 export type ToolName = (typeof TOOL_NAMES)[number];
-
-/** A hashed read whose anchors may still be in use, and the anchors the last edit_lines result gave. */
-export interface EarlierRead {
-  text: string;
-  /** `LINE#HASH` anchors of the last edit_lines result: these name lines as numbered now. */
-  fresh: ReadonlySet<string>;
-}
 
 /** Everything a tool needs to run: the sandbox, shared state and limits, plus the call info. */
 export interface ToolContext extends ToolCallContext {

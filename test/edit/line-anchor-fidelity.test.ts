@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { applyLineEdits } from '../../src/edit/apply-line-edits.js';
-import { lineHash } from '../../src/edit/line-hash.js';
+import { hex } from '../../src/edit/line-hash.js';
 import { LineTable } from '../../src/edit/line-table.js';
+import { readAnchors } from '../../src/edit/read-anchors.js';
 import { withoutBom } from '../../src/edit/text-format.js';
 import { textArbitrary } from '../helpers/text-arbitrary.js';
 
@@ -28,7 +29,8 @@ describe('edit_lines on a file unchanged since the hashed read', () => {
         ([text, at, op]) => {
           const { body } = withoutBom(text);
           const table = new LineTable(body);
-          const hash = `${at + 1}#${lineHash(table.line(at))}`;
+          // The anchor a hashed read shows for the line (a twin's is its context or position anchor).
+          const hash = `${at + 1}#${hex(readAnchors(table.hashes())[at]!, 6)}`;
           const content = 'NEW';
           const request = op === 'delete_line' ? { op, hash } : ({ op, hash, content } as const);
           const r = applyLineEdits(text, [request], { snapshot: text, sanity: 'off' });

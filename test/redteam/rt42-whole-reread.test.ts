@@ -5,9 +5,9 @@
 // the copy inserted beside it could be either). After the re-read, the exact-mode rung
 // (confirmedUnchanged: "the line numbered 2 has this own hash") takes it at face value and
 // edits line 2, a guess between two identical copies.
-// Known gap, left open: edit_lines results show fresh anchors by own hash, so exact mode cannot
-// simply refuse own-hash anchors of twins; telling a result's snapshot from a read's needs the
-// snapshot's kind. `it.fails` marks the case that still guesses; it turns red once fixed.
+// Fixed by one kind of anchor everywhere: edit_lines results (and error candidates) show the
+// anchors a read would show, so an own-hash anchor of a line reads show otherwise can only be
+// from an older read, and exact mode refuses it (anchor_stale) instead of guessing.
 import fs from 'node:fs';
 import { describe, it } from 'vitest';
 import { expectExactOrRefused, readAnchors, setup } from './rt40-harness.js';
@@ -20,7 +20,7 @@ describe('rt42: an earlier read anchor after a whole-file re-read', () => {
     ['a copy of foo() inserted ABOVE it (the line read is now line 3)', 2],
     ['a copy of foo() inserted BELOW it (the line read is still line 2)', 1],
   ] as const)
-    (target === 2 ? it.fails : it)(history, async () => {
+    it(history, async () => {
       const { ts, file, vpath } = setup(READ);
       const a = await readAnchors(ts, vpath);
       fs.writeFileSync(file, NOW);

@@ -26,7 +26,8 @@ describe('edit_lines range endpoints that stay ambiguous', () => {
     expect(start.code).toBe('anchor_context_ambiguous');
     expect(start.message).toMatch(/start_hash/);
     expect(start.details).toMatchObject({ anchor_field: 'start_hash', anchor: DUP });
-    expect(start.details?.candidates).toEqual([`3#${DUP}|dup();`, `5#${DUP}|dup();`]);
+    // Candidates are listed by the anchors a read shows: each names its line.
+    expect(start.details?.candidates).toEqual([`3#${h[2]}|dup();`, `5#${h[4]}|dup();`]);
     const end = err(
       await toolset.callTool('edit_lines', {
         path: '/t.js',

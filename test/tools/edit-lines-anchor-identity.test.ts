@@ -13,13 +13,26 @@ import { tempDir } from '../helpers/temp-project.js';
 interface Line {
   id: number;
   text: string;
+  /** The line this one is a copy of (its first original), or its own id. */
+  root?: number;
+}
+
+/**
+ * Whether an edit meant for line `id` may land on `line`: that line, or, once it is
+ * gone, a copy of it (the bytes cannot tell a copy and a replaced original from a move).
+ */
+function standsFor(line: Line, id: number, model: readonly Line[], roots: Map<number, number>): boolean {
+  if (line.id === id) return true;
+  const root = roots.get(id) ?? id;
+  return !model.some((l) => l.id === id) && (line.root ?? line.id) === root;
 }
 
 type Step =
   | { kind: 'insert'; block: number; count: number }
   | { kind: 'outsideDelete'; block: number }
   | { kind: 'outsideReplace'; at: number }
-  | { kind: 'edit'; read: 'first' | 'last'; at: number }
+  | { kind: 'copy'; at: number; above: boolean; viaTool: boolean }
+  | { kind: 'edit'; read: 'first' | 'last' | 'result'; at: number; copied?: boolean }
   | { kind: 'reread' };
 
 const BLOCKS = 12;
@@ -32,10 +45,26 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   }),
   fc.record({ kind: fc.constant('outsideDelete' as const), block: fc.nat(BLOCKS - 1) }),
   fc.record({ kind: fc.constant('outsideReplace' as const), at: fc.nat() }),
-  fc.record({ kind: fc.constant('edit' as const), read: fc.constantFrom('first', 'last'), at: fc.nat() }),
+  // A copy of any line (a unique one becomes a twin): an anchor read before it cannot tell the copies apart.
+  fc.record({ kind: fc.constant('copy' as const), at: fc.nat(), above: fc.boolean(), viaTool: fc.boolean() }),
+  fc.record({
+    kind: fc.constant('edit' as const),
+    read: fc.constantFrom('first', 'last', 'result'),
+    at: fc.nat(),
+    // The anchor of a line that has been copied since: where a guess would go wrong.
+    copied: fc.boolean(),
+  }),
   fc.record({ kind: fc.constant('edit' as const), read: fc.constantFrom('first', 'last'), at: fc.nat() }),
   fc.record({ kind: fc.constant('reread' as const) }),
 );
+
+/** The anchors an edit_lines result diff gives (context and added lines), with the line each names now. */
+function resultAnchors(diff: string, model: readonly Line[]): { anchor: string; id: number }[] {
+  return [...diff.matchAll(/^[ +](\d+)(#[0-9a-f]+)\|/gm)].map((m) => ({
+    anchor: `${m[1]}${m[2]}`,
+    id: model[Number(m[1]) - 1]!.id,
+  }));
+}
 
 describe('edit_lines anchors keep naming the line read', () => {
   it('edits the line the read showed, or refuses with the file unchanged', async () => {
@@ -67,12 +96,31 @@ describe('edit_lines anchors keep naming the line read', () => {
           };
           const first = await read();
           let last = first;
+          // The last edit_lines result's anchors, while no read came after it.
+          let result: { anchor: string; id: number }[] = [];
           let edits = 0;
+          const copiedIds: number[] = [];
+          const roots = new Map<number, number>();
           for (const s of steps) {
-            if (s.kind === 'reread') last = await read();
-            else if (s.kind === 'insert') {
+            if (s.kind === 'reread') {
+              last = await read();
+              result = [];
+            } else if (s.kind === 'copy') {
+              const at = s.at % model.length;
+              const source = model[at]!;
+              const copy = { id: nextId++, text: source.text, root: source.root ?? source.id };
+              roots.set(copy.id, copy.root);
+              copiedIds.push(model[at]!.id);
+              model.splice(s.above ? at : at + 1, 0, copy);
+              if (s.viaTool)
+                expect((await ts.callTool('write_file', { path: '/f.txt', content: render() })).ok).toBe(
+                  true,
+                );
+              else fs.writeFileSync(file, render());
+            } else if (s.kind === 'insert') {
               const at = model.findIndex((l) => l.text === `// m${s.block}`);
-              if (at === -1) continue;
+              // A copied marker is no unique old_string: edit_file would (rightly) refuse it.
+              if (at === -1 || model.filter((l) => l.text === `// m${s.block}`).length > 1) continue;
               const added = Array.from({ length: s.count }, () => ({
                 id: nextId,
                 text: `// added ${nextId++}`,
@@ -95,12 +143,19 @@ describe('edit_lines anchors keep naming the line read', () => {
               model[at] = { id: nextId, text: `// outside ${nextId++}` };
               fs.writeFileSync(file, render());
             } else {
-              const held = s.read === 'first' ? first : last;
-              const { anchor, id: heldId } = held[s.at % held.length]!;
+              const held = s.read === 'first' ? first : s.read === 'last' ? last : result;
+              if (held.length === 0) continue;
+              const copiedId = copiedIds[s.at % Math.max(1, copiedIds.length)];
+              const { anchor, id: heldId } =
+                (s.copied && held.find((a) => a.id === copiedId)) || held[s.at % held.length]!;
               // The toolset knows the latest read: a hash it shows too names its line there,
-              // whatever the line number (a slipped number is followed, by design).
+              // whatever the line number (a slipped number is followed, by design); an anchor
+              // exactly as the last result gave it names the line it gave it for.
               const hash = (a: string) => a.slice(a.indexOf('#'));
-              const id = last.find((a) => hash(a.anchor) === hash(anchor))?.id ?? heldId;
+              const id =
+                result.find((a) => a.anchor === anchor)?.id ??
+                last.find((a) => hash(a.anchor) === hash(anchor))?.id ??
+                heldId;
               const before = fs.readFileSync(file, 'utf8');
               const text = `// edited ${edits++}`;
               const r = await ts.callTool('edit_lines', {
@@ -108,11 +163,16 @@ describe('edit_lines anchors keep naming the line read', () => {
                 operations: [{ op: 'replace_line', hash: anchor, content: text }],
                 sanity: 'off',
               });
-              const at = model.findIndex((l) => l.id === id);
               if (r.ok) {
-                expect(at, `${anchor} applied, but the line read is gone`).not.toBe(-1);
+                const at = fs.readFileSync(file, 'utf8').split('\n').indexOf(text);
+                expect(at, `${anchor}: no line edited`).not.toBe(-1);
+                expect(
+                  standsFor(model[at]!, id, model, roots),
+                  `${anchor} applied to line ${at + 1}, not the line read (or a copy, once it is gone)`,
+                ).toBe(true);
                 model[at] = { id: nextId++, text };
                 expect(fs.readFileSync(file, 'utf8'), `${anchor} landed elsewhere`).toBe(render());
+                result = resultAnchors((r.data as { diff: string }).diff, model);
               } else {
                 expect(r.error.code).toMatch(/^anchor_/);
                 expect(fs.readFileSync(file, 'utf8')).toBe(before);
@@ -130,6 +190,28 @@ describe('edit_lines anchors keep naming the line read', () => {
               { kind: 'insert', block: 0, count: 5 },
               { kind: 'edit', read: 'first', at: 6 },
               { kind: 'edit', read: 'first', at: 12 },
+            ],
+          ],
+          // A unique line copied above itself, a whole re-read, then the first read's anchor
+          // (its own hash): the copy now sits at the number read.
+          [
+            false,
+            [
+              { kind: 'copy', at: 5, above: true, viaTool: false },
+              { kind: 'reread' },
+              { kind: 'edit', read: 'first', at: 5 },
+            ],
+          ],
+          // A first-read position anchor of a twin, after a re-read and an edit_lines result:
+          // a block shift puts another twin at that position, where the file shows the same anchor.
+          [
+            false,
+            [
+              { kind: 'outsideReplace', at: 56 },
+              { kind: 'reread' },
+              { kind: 'insert', block: 0, count: 5 },
+              { kind: 'edit', read: 'first', at: 0 },
+              { kind: 'edit', read: 'first', at: 57 },
             ],
           ],
         ],
