@@ -1,13 +1,13 @@
 import type { ErrorCode } from '../contract/errors.js';
 import type { TextChange } from './bounded-diff.js';
-import { followLine } from './follow-line.js';
-import { type LineEditOp, parseAnchor } from './line-edit-ops.js';
+import type { LineEditOp } from './line-edit-ops.js';
 import { hex } from './line-hash.js';
 import { LineTable } from './line-table.js';
 import { readAnchors } from './read-anchors.js';
 import {
   AnchorError,
   type AnchorRequest,
+  type HeldAnchors,
   LineIndex,
   lineCorrection,
   resolveAnchor,
@@ -87,11 +87,11 @@ function contentBlock(content: string): Block {
 function resolveReported(
   index: LineIndex,
   request: AnchorRequest,
-  snapshot: LineIndex | undefined,
+  held: HeldAnchors | undefined,
   n: number,
   fixes: AutoCorrection[],
 ): number {
-  const at = resolveAnchor(index, request, snapshot);
+  const at = resolveAnchor(index, request, held);
   const detail = lineCorrection(request, at);
   if (detail) fixes.push({ type: 'line_number_corrected', detail, operation: n + 1 });
   return at;
@@ -101,24 +101,18 @@ function resolveOp(
   op: LineEditOp,
   n: number,
   index: LineIndex,
-  snapshot: LineIndex | undefined,
+  held: HeldAnchors | undefined,
   fixes: AutoCorrection[],
 ): Splice {
   if (op.op === 'replace_range' || op.op === 'delete_range') {
     let start = resolveReported(
       index,
       { raw: op.start_hash, endpoint: true, field: 'start_hash', ...(op.line ? { line: op.line } : {}) },
-      snapshot,
+      held,
       n,
       fixes,
     );
-    let end = resolveReported(
-      index,
-      { raw: op.end_hash, endpoint: true, field: 'end_hash' },
-      snapshot,
-      n,
-      fixes,
-    );
+    let end = resolveReported(index, { raw: op.end_hash, endpoint: true, field: 'end_hash' }, held, n, fixes);
     if (start === end) {
       throw new AnchorError(
         'invalid_range_order',
@@ -148,7 +142,7 @@ function resolveOp(
       ...(op.occurrence ? { occurrence: op.occurrence } : {}),
       ...(op.line ? { line: op.line } : {}),
     },
-    snapshot,
+    held,
     n,
     fixes,
   );
@@ -183,70 +177,19 @@ export interface EarlierRead {
   index?: LineIndex;
 }
 
-/**
- * Checks every anchor against what the model was shown: the earlier read, and the
- * anchors given since (`fresh`). An anchor given since names its line as numbered now.
- * One the read showed must name, now, the line that read showed it for (identical
- * lines share a hash, so after edit_lines renumbered lines an old anchor of a twin
- * looks like a fresh one for another twin); that line is followed through a diff of
- * the read and the file. One shown by neither comes from a read the toolset no longer
- * has: a twin's context or position anchor there can equal the one the file shows now
- * for another line, so it is refused, unless one line of the file has that hash.
- */
-function checkEarlierRead(
-  ops: readonly LineEditOp[],
-  splices: readonly Splice[],
+/** What the model was shown: the read it holds, and the anchors given since (see HeldAnchors). */
+function heldAnchors(
   index: LineIndex,
-  read: EarlierRead,
-): void {
-  const freshHashes = [...read.fresh].map((a) => a.slice(a.indexOf('#') + 1));
-  ops.forEach((op, n) => {
-    const mine = splices[n]!;
-    const named = anchoredLines(op, mine);
-    for (const raw of anchorsOf(op)) {
-      const { hash, line } = parseAnchor(raw);
-      if (line !== undefined && read.fresh.has(`${line}#${hash}`)) continue;
-      read.index ??= new LineIndex(new LineTable(withoutBom(read.text).body));
-      const earlier = read.index;
-      const shown = earlier.shownLines(hash);
-      if (shown.length === 0) {
-        if (freshHashes.some((f) => f.startsWith(hash) || hash.startsWith(f))) continue;
-        const own = index.candidates(hash);
-        if (own.length === 1 && named.includes(own[0]!)) continue;
-        throw new AnchorError(
-          'anchor_stale',
-          `Operation ${n + 1}: anchor ${raw} is neither from your latest read of the file nor from your last edit_lines result, so the line it named cannot be told (identical lines can share an anchor across versions). Re-read the file with hashes and use the new anchors.`,
-          { operation: n + 1, anchor: raw, suggested_action: 're-read_file' },
-        );
-      }
-      if (shown.length !== 1 || (line !== undefined && line !== shown[0]! + 1)) continue;
-      const now = followLine(earlier, index, shown[0]!);
-      if (typeof now === 'number' && named.includes(now)) continue;
-      throw new AnchorError(
-        'anchor_ambiguous',
-        `Operation ${n + 1}: anchor ${raw} is also how your read before your last edit_lines call showed line ${shown[0]! + 1}, which is ${typeof now === 'number' ? `line ${now + 1} now` : 'changed or gone now'}, not line ${named[0]! + 1} (identical lines share a hash). Re-read the file with hashes and use the new anchors.`,
-        { operation: n + 1, anchor: raw, suggested_action: 're-read_file' },
-      );
-    }
-  });
-}
-
-function anchoredLines(op: LineEditOp, splice: Splice): number[] {
-  switch (op.op) {
-    case 'insert_after':
-      return [splice.start - 1];
-    case 'replace_range':
-    case 'delete_range':
-      return [splice.start, splice.end - 1];
-    default:
-      return [splice.start];
-  }
-}
-
-/** The anchors an operation names. */
-function anchorsOf(op: LineEditOp): string[] {
-  const o = op as { hash?: string; start_hash?: string; end_hash?: string };
-  return [o.hash, o.start_hash, o.end_hash].filter((a): a is string => typeof a === 'string');
+  snapshot: LineIndex | undefined,
+  earlier: EarlierRead | undefined,
+): HeldAnchors | undefined {
+  if (earlier === undefined) return snapshot && { read: snapshot };
+  const body = withoutBom(earlier.text).body;
+  earlier.index ??= body === index.table.text ? index : new LineIndex(new LineTable(body));
+  return {
+    read: earlier.index,
+    ...(snapshot ? { fresh: { anchors: earlier.fresh, version: snapshot } } : {}),
+  };
 }
 
 /**
@@ -260,10 +203,11 @@ export function applyLineEdits(
   ops: readonly LineEditOp[],
   options: {
     sanity?: SanityMode;
+    /** The text of the last hashed read, or of the last edit_lines result (see `earlier`). */
     snapshot?: string;
     /**
-     * An earlier read whose anchors may still be in use (edit_lines calls since renumbered
-     * lines): an anchor that names another line there than in `snapshot` is refused.
+     * The hashed read the model holds when `snapshot` is a later version (an edit_lines
+     * result, a page of a later version), with the anchors that version's surfaces gave.
      */
     earlier?: EarlierRead;
     /** Line hashes of `text` already at hand (a LineHashCache hit): not computed again. */
@@ -285,11 +229,11 @@ export function applyLineEdits(
       : snapshotBody === body
         ? index
         : new LineIndex(new LineTable(snapshotBody));
+  const held = heldAnchors(index, snapshot, options.earlier);
   const fixes: AutoCorrection[] = [];
   let splices: Splice[];
   try {
-    splices = ops.map((op, n) => resolveOp(op, n, index, snapshot, fixes));
-    if (options.earlier !== undefined) checkEarlierRead(ops, splices, index, options.earlier);
+    splices = ops.map((op, n) => resolveOp(op, n, index, held, fixes));
   } catch (error) {
     if (error instanceof AnchorError)
       return {

@@ -2,7 +2,7 @@ import type { ErrorCode } from '../contract/errors.js';
 import { followLine } from './follow-line.js';
 import { HashGroups } from './hash-groups.js';
 import { parseAnchor } from './line-edit-ops.js';
-import { contextHash, contextHashesAt, hex, isLowEntropy } from './line-hash.js';
+import { contextHashesAt, hex, isLowEntropy } from './line-hash.js';
 import type { LineTable } from './line-table.js';
 import { readAnchors } from './read-anchors.js';
 
@@ -134,110 +134,161 @@ export function neighbourAnchors(index: LineIndex, at: number, each = 3): string
 }
 
 /**
- * In a file still exactly as the hashed read returned it, the anchor names the
- * line the model was shown: a LINE#HASH (or `line`) whose line has that hash is
- * that line, whatever it holds (blank, "}", a duplicate); a hash held by one line
- * only is that line, whatever line number came with it. Undefined otherwise.
+ * What the model was shown of a file: the hashed read it holds (all of that version's
+ * anchors: pages of one version show the same ones), and the anchors given since
+ * (an `edit_lines` result's diff, pages of a later version), exactly as given, with
+ * the version whose lines they name.
  */
-function confirmedUnchanged(index: LineIndex, hash: string, request: AnchorRequest, fromAnchor?: number) {
-  const numbers = [fromAnchor, request.line].filter((n): n is number => n !== undefined);
-  const candidates = index.candidates(hash);
-  for (const n of numbers) {
-    // The number names the line the read showed with this anchor (a twin is shown by its
-    // context or position anchor, not its own hash): that line, before any unique own-hash
-    // match elsewhere, which a short prefix can hit by chance.
-    if (index.shownMatchesAt(n - 1, hash)) {
-      // Shown anchors are unique: an occurrence can only confirm the line, or contradict it.
-      const shown = request.occurrence === undefined ? [] : index.shownLines(hash);
-      if (request.occurrence === undefined || shown[request.occurrence - 1] === n - 1) return n - 1;
-      continue;
-    }
-    if (!index.matchesAt(n - 1, hash)) continue;
-    // An occurrence that names another line contradicts the number: left to the full ladder.
-    if (request.occurrence !== undefined) {
-      if (candidates[request.occurrence - 1] === n - 1) return n - 1;
-      continue;
-    }
-    // The line's own hash, but reads show this line by another anchor (another line shares
-    // its hash): no surface shows that anchor now, so it is from an older read, when the
-    // line was unique, and which copy that line became cannot be told.
-    if (index.shown[n - 1] !== index.full[n - 1])
-      throw new AnchorError(
-        'anchor_stale',
-        `Anchor ${request.raw} is not one your latest read of the file gave: another line shares line ${n}'s hash now (a copy of it, or a chance match), so reads show it as ${n}#${hex(index.shown[n - 1]!, 6)}; ${request.raw} is from an earlier read, before that line appeared, and could name either. Use the anchors of your latest read, or re-read with read_file(hashes: true).`,
-        { suggested_action: 're-read_file', anchor: request.raw },
-      );
-    return n - 1;
-  }
-  if (candidates.length === 1 && (request.occurrence ?? 1) === 1) return candidates[0];
-  return undefined;
+export interface HeldAnchors {
+  read: LineIndex;
+  fresh?: { anchors: ReadonlySet<string>; version: LineIndex };
 }
+
+const stale = (request: AnchorRequest, message: string) =>
+  new AnchorError('anchor_stale', message, { suggested_action: 're-read_file', anchor: request.raw });
 
 /** Line `at` of the read, followed into the file (see followLine); refused when it is gone or unsure. */
 function followed(read: LineIndex, index: LineIndex, at: number, request: AnchorRequest): number | undefined {
   const mapped = followLine(read, index, at);
   if (mapped === 'changed' || mapped === 'unsure') {
-    throw new AnchorError(
-      'anchor_stale',
+    throw stale(
+      request,
       mapped === 'changed'
         ? `Anchor ${request.raw}: line ${at + 1} as you read it was changed or deleted since. Re-read with read_file(hashes: true) and redo the edit.`
         : `Anchor ${request.raw}: line ${at + 1} as you read it repeats elsewhere and the lines around it changed since, so it can no longer be told apart from its twins. Re-read with read_file(hashes: true) and redo the edit.`,
-      { suggested_action: 're-read_file', anchor: request.raw },
     );
   }
   return mapped;
 }
 
 /**
- * The line a read showed with this anchor, when exactly one line had it (or, when
- * several did, the one whose number came with it): reads
- * show twins (repeated lines) by their context or position anchor, unique in the
- * read, so a wrong line number next to it does not matter. In an unchanged file
- * that is the line; in a changed one it is followed through a line diff of the
- * read and the file (gone or edited: anchor_stale). Undefined when the anchor is
- * not (or not uniquely) one the read showed: the ladder decides.
+ * Line `at` of `version` (the read, or the version fresh anchors name lines of), in the
+ * file now: itself while the file is that version, else followed through a diff of the
+ * two. Undefined when a line unique in that version cannot be followed (its own hash
+ * may still name it); a twin that cannot be followed is refused.
  */
-function shownInRead(
+function lineNow(
+  version: LineIndex,
   index: LineIndex,
-  hash: string,
-  request: AnchorRequest,
-  snapshot: LineIndex | undefined,
+  at: number,
   hint: number | undefined,
+  request: AnchorRequest,
 ): number | undefined {
-  if (hash.length < 6 || (request.occurrence ?? 1) !== 1) return undefined;
-  const read = snapshot ?? index;
-  const lines = read.shownLines(hash);
-  // Anchors a read shows are unique unless its 24-bit space is nearly full: then the
-  // line number that came with the anchor tells apart the lines showing it.
-  const at = lines.length === 1 ? lines[0]! : hint !== undefined && lines.includes(hint - 1) ? hint - 1 : -1;
-  if (at === -1) return undefined;
-  if (read === index) return snapshot ? at : checkEntropy(index, at, at + 1, request);
-  const mapped = followed(read, index, at, request);
-  if (mapped === undefined && read.shown[at] !== read.full[at]) {
-    // The read showed this line by its context or position anchor (it has twins), and the
-    // diff could not follow it: no own-hash lookup can tell which twin it was.
-    throw new AnchorError(
-      'anchor_stale',
+  if (version === index) return at;
+  const mapped = followed(version, index, at, request);
+  if (mapped !== undefined) return checkEntropy(index, mapped, hint, request);
+  if (version.shown[at] !== version.full[at])
+    throw stale(
+      request,
       `Anchor ${request.raw}: the file changed too much since your read to follow line ${at + 1}, a line that repeats in it. Re-read with read_file(hashes: true) and redo the edit.`,
-      { suggested_action: 're-read_file', anchor: request.raw },
     );
-  }
-  return mapped === undefined ? undefined : checkEntropy(index, mapped, hint, request);
+  return undefined;
 }
 
 /**
- * Resolves one anchor to a 0-based line of the CURRENT file. When the file is
- * unchanged since the hashed read (`snapshot` is `index`), the anchor is exact
- * (confirmedUnchanged). When it changed, the line the model read is followed
- * through a line diff of the read and the file (gone or edited → anchor_stale);
- * a moved low-entropy line must still be confirmed by its line number. Without a
- * read (or past the diff's time budget) the ladder: the hash prefix (6 or 8
- * chars), then the context hash (previous and next non-empty lines).
+ * The line of the read that showed this anchor: the one line whose shown anchor starts
+ * with it, or, when several do (a short prefix; 24 bits nearly full), the one the line
+ * number or occurrence names. A short prefix must agree with the number given with it.
+ */
+function shownLine(read: LineIndex, hash: string, request: AnchorRequest, hint: number | undefined) {
+  const lines = read.shownLines(hash);
+  if (request.occurrence !== undefined) return lines[request.occurrence - 1];
+  if (hint !== undefined && lines.includes(hint - 1)) return hint - 1;
+  if (lines.length !== 1) return undefined;
+  return hash.length < 6 && hint !== undefined ? undefined : lines[0];
+}
+
+/**
+ * Resolves an anchor against what the model was shown. Taken as given: an anchor
+ * exactly as the last result or latest page gave it names that line; one the read
+ * showed names the read's line (whatever number came with it). Either is followed
+ * into the file when the file changed since (gone or edited: anchor_stale, never a
+ * twin). An `occurrence` counts the read's lines with that own hash. Any other anchor
+ * comes from a read no longer held, where a twin's context or position anchor can
+ * equal the one shown now for another line: only a hash one line has now (its own)
+ * names a line; else it is refused.
+ */
+function resolveHeld(
+  index: LineIndex,
+  request: AnchorRequest,
+  held: HeldAnchors,
+  hash: string,
+  hint: number | undefined,
+  fromAnchor: number | undefined,
+): number {
+  const { read, fresh } = held;
+  if (fresh && fromAnchor !== undefined && fresh.anchors.has(`${fromAnchor}#${hash}`)) {
+    const at = lineNow(fresh.version, index, fromAnchor - 1, fromAnchor, request);
+    if (at !== undefined) return at;
+  }
+  const shown = shownLine(read, hash, request, hint);
+  if (shown !== undefined) {
+    const at = lineNow(read, index, shown, hint, request);
+    if (at !== undefined) return at;
+  } else if (request.occurrence !== undefined) {
+    // The read's lines with this own hash, counted as the model counted them.
+    const own = read.candidates(hash);
+    const at = own[request.occurrence - 1];
+    if (at === undefined) {
+      throw new AnchorError(
+        'anchor_ambiguous',
+        `Anchor ${request.raw} has only ${own.length} matches; occurrence ${request.occurrence} does not exist.`,
+        { candidates: own.slice(0, 10).map((c) => preview(read, c)) },
+      );
+    }
+    if (read === index && hint === at + 1) return at;
+    const now = lineNow(read, index, at, hint, request);
+    if (now !== undefined) return checkEntropy(index, now, hint, request, true);
+  }
+  const now = index.candidates(hash);
+  const one = now.length === 1 ? now[0]! : -1;
+  // A hash one line has now, as its own (no other line shares its six digits), and no two
+  // lines had in the read: that content's line, wherever it is.
+  if (
+    one !== -1 &&
+    index.shown[one] === index.full[one] &&
+    (hash.length >= 6 || hint === one + 1) &&
+    read.candidates(hash).length <= 1
+  )
+    return checkEntropy(index, one, hint, request);
+  if (now.length > 1) throw ambiguous(index, request, now);
+  throw stale(
+    request,
+    `Anchor ${request.raw} is not one your latest hashed read or your last edit_lines result gave${one !== -1 ? ` (another line shares line ${one + 1}'s hash now, so reads show it as ${one + 1}#${hex(index.shown[one]!, 6)})` : ''}: it is from an earlier read, and the line it named cannot be told now. Re-read with read_file(hashes: true) and use the new anchors.`,
+  );
+}
+
+/** The refusal of an anchor several lines match. */
+function ambiguous(index: LineIndex, request: AnchorRequest, candidates: readonly number[]) {
+  // Range endpoints get no occurrence: still ambiguous after every rung of the ladder (context included).
+  const code = request.endpoint ? 'anchor_context_ambiguous' : 'anchor_ambiguous';
+  return new AnchorError(
+    code,
+    `${request.field ?? 'Anchor'} ${request.raw} matches ${candidates.length} lines (${candidates
+      .slice(0, 8)
+      .map((c) => c + 1)
+      .join(
+        ', ',
+      )}). ${request.endpoint ? 'Range endpoints must be unique: pick distinctive boundary lines.' : 'Use the anchor your read shows for the line (listed below), add occurrence (1-based) together with line, or anchor on a more distinctive line.'}`,
+    {
+      ...(request.field ? { anchor_field: request.field } : {}),
+      anchor: request.raw,
+      candidates: candidates.slice(0, 10).map((c) => preview(index, c)),
+    },
+  );
+}
+
+/**
+ * Resolves one anchor to a 0-based line of the CURRENT file. With a hashed read held
+ * (`held`), against what the model was shown (see resolveHeld). Without one, the
+ * ladder: the hash prefix (6 or 8 chars) of the lines' own hashes, then the context
+ * hash (previous and next non-empty lines); a line found away from its number is
+ * refused, as nothing confirms it is the same line.
  */
 export function resolveAnchor(
   index: LineIndex,
   request: AnchorRequest,
-  snapshot: LineIndex | undefined,
+  held: HeldAnchors | undefined,
 ): number {
   const { hash, line: lineFromAnchor } = parseAnchor(request.raw);
   const hint = request.line ?? lineFromAnchor;
@@ -247,53 +298,23 @@ export function resolveAnchor(
       `"${request.raw}" is not a line anchor; use the LINE#HASH shown by read_file(hashes: true).`,
     );
   }
-  if (snapshot === index) {
-    const exact = confirmedUnchanged(index, hash, request, lineFromAnchor);
-    if (exact !== undefined) return exact;
+  if (held) return resolveHeld(index, request, held, hash, hint, lineFromAnchor);
+  const candidates = index.candidates(hash);
+  // No read held here (e.g. the file was read by another path spelling): a line's own hash,
+  // which no other line shares, names that line, whatever number came with it.
+  if (hash.length >= 6 && (request.occurrence ?? 1) === 1 && candidates.length === 1) {
+    const at = candidates[0]!;
+    if (index.shown[at] === index.full[at]) return checkEntropy(index, at, at + 1, request);
   }
-  const shown = shownInRead(index, hash, request, snapshot, hint);
-  if (shown !== undefined) return shown;
-  let candidates = index.candidates(hash);
   if (candidates.length === 0) {
     const byContext = index.contextMatches(hash);
     if (byContext.length === 1) return byContext[0]!;
-    throw new AnchorError(
-      'anchor_stale',
+    throw stale(
+      request,
       `Anchor ${request.raw} no longer exists in the file: it changed since you read it. Re-read it with read_file(hashes: true) and redo the edit.`,
-      { suggested_action: 're-read_file', anchor: request.raw },
     );
   }
-  // What the anchored line looked like in context when the model read it.
-  let readAt: number | undefined;
-  if (snapshot) {
-    const snap = snapshot.candidates(hash);
-    readAt =
-      hint !== undefined && snap.includes(hint - 1) ? hint - 1 : snap.length === 1 ? snap[0] : undefined;
-  }
-  if (readAt !== undefined && snapshot && snapshot !== index) {
-    // The file changed since the read: follow the line through a diff of the two, never to a twin.
-    const mapped = followed(snapshot, index, readAt, request);
-    if (mapped !== undefined) return checkEntropy(index, mapped, hint, request);
-  }
-  if (readAt !== undefined && snapshot) {
-    const expected = contextHash(snapshot.table, readAt, 8);
-    const around = contextHashesAt(index.table, candidates, 8);
-    const agreeing = candidates.filter((_, k) => around[k] === expected);
-    if (agreeing.length === 1) return checkEntropy(index, agreeing[0]!, hint, request);
-    if (agreeing.length === 0) {
-      if (candidates.length === 1 && candidates[0] === readAt)
-        return checkEntropy(index, readAt, hint, request);
-      throw new AnchorError(
-        'anchor_stale',
-        `Anchor ${request.raw}: the line is still there but its surroundings changed since your read, so it may not be the line you meant. Re-read with read_file(hashes: true).`,
-        {
-          suggested_action: 're-read_file',
-          candidates: candidates.slice(0, 5).map((c) => preview(index, c)),
-        },
-      );
-    }
-    candidates = agreeing;
-  } else if (candidates.length === 1 && hint !== undefined && candidates[0] !== hint - 1 && !snapshot) {
+  if (candidates.length === 1 && hint !== undefined && candidates[0] !== hint - 1) {
     throw new AnchorError(
       'anchor_stale',
       `Anchor ${request.raw} is now at line ${candidates[0]! + 1}, not ${hint}, and there is no read of this file to confirm it is the same line. Re-read with read_file(hashes: true).`,
@@ -307,29 +328,12 @@ export function resolveAnchor(
       throw new AnchorError(
         'anchor_ambiguous',
         `Anchor ${request.raw} has only ${candidates.length} matches; occurrence ${request.occurrence} does not exist.`,
-        {
-          candidates: candidates.map((c) => preview(index, c)),
-        },
+        { candidates: candidates.map((c) => preview(index, c)) },
       );
     }
     return checkEntropy(index, chosen, hint, request, true);
   }
-  // Range endpoints get no occurrence: still ambiguous after every rung of the ladder (context included).
-  const code = request.endpoint || readAt !== undefined ? 'anchor_context_ambiguous' : 'anchor_ambiguous';
-  throw new AnchorError(
-    code,
-    `${request.field ?? 'Anchor'} ${request.raw} matches ${candidates.length} lines (${candidates
-      .slice(0, 8)
-      .map((c) => c + 1)
-      .join(
-        ', ',
-      )}). ${request.endpoint ? 'Range endpoints must be unique: pick distinctive boundary lines.' : 'Add occurrence (1-based) together with line, or anchor on a more distinctive line.'}`,
-    {
-      ...(request.field ? { anchor_field: request.field } : {}),
-      anchor: request.raw,
-      candidates: candidates.slice(0, 10).map((c) => preview(index, c)),
-    },
-  );
+  throw ambiguous(index, request, candidates);
 }
 
 /** Low-entropy targets ("}", blank) are accepted only when unique and confirmed by the exact line hint. */
