@@ -143,7 +143,12 @@ describe('rt43: a fresh anchor on an unchanged file is accepted', () => {
           expect(await run(init, history, fin, crlf)).toBeNull();
         },
       ),
-      { numRuns: Number(process.env.RT43_RUNS ?? 300), ...(process.env.RT43_SEED ? { seed: Number(process.env.RT43_SEED) } : {}) },
+      {
+        numRuns: Number(process.env.RT43_RUNS ?? 300),
+        ...(process.env.RT43_SEED ? { seed: Number(process.env.RT43_SEED) } : {}),
+        // Three identical lines: edit line 2, then the read's anchor of line 1 (valid per the result) is refused.
+        examples: [[['  return 1;', '  return 1;', '  return 1;'], [], { k: 'above', at: 34, pick: 0 }, false]],
+      },
     );
   }, 300_000);
 });

@@ -276,6 +276,18 @@ export async function runSequence(initial: string[], steps: Step[], lenient: boo
         if (!/^anchor_/.test(r.error.code)) return `${what}: refused with ${r.error.code}: ${r.error.message}\n${log.join('\n')}`;
         if (fs.readFileSync(file, 'utf8') !== before) return `${what}: refused but file changed\n${log.join('\n')}`;
         log.push(`  → refused ${r.error.code}`);
+        const cands = (r.error.details as { candidates?: string[] } | undefined)?.candidates;
+        if (cands?.length) {
+          surfaces.push({
+            kind: 'error candidates',
+            anchors: cands.map((c) => {
+              const a = c.slice(0, c.indexOf('|'));
+              return { anchor: a, id: model[Number(a.split('#')[0]) - 1]!.id };
+            }),
+            text: model.map((l) => l.text),
+          });
+          log.push(`  candidates surface #${surfaces.length - 1}: ${cands.join(' ; ')}`);
+        }
         STATS[r.error.code] = (STATS[r.error.code] ?? 0) + 1;
         continue;
       }
