@@ -30,7 +30,7 @@ type Step =
   | { k: 'edit'; surface: number; at: number; op: 'replace_line' | 'insert_after' | 'delete_line'; mangle?: 'slip' | 'short4' | 'short5' | 'none' }
   | { k: 'range'; surface: number; at: number; to: number; del: boolean };
 
-const ALPHA = ['  return 1;', '}', 'a();', 'b();', 'c();', 'd();'];
+const ALPHA = ['  return 1;', '}', 'a();', 'b();', 'c();', 'd();', ''];
 const idx = fc.nat(400);
 const tool = fc.boolean();
 const step: fc.Arbitrary<Step> = fc.oneof(
@@ -92,7 +92,7 @@ export async function runSequence(initial: string[], steps: Step[], lenient: boo
   };
   const model: Line[] = initial.map((t) => mk(t));
   const renderOf = (m: readonly { text: string }[]) =>
-    `${fmt.bom ? '\ufeff' : ''}${m.map((l) => l.text).join(fmt.eol)}${fmt.final ? fmt.eol : ''}`;
+    `${fmt.bom ? '\ufeff' : ''}${m.map((l) => l.text).join(fmt.eol)}${fmt.final || m.at(-1)?.text === '' ? fmt.eol : ''}`;
   const render = () => renderOf(model);
   // Deleting the last lines of a file without a final newline leaves one (format, not identity): either way.
   const same = (m: readonly { text: string }[], after: string) =>
