@@ -321,7 +321,7 @@ export async function runSequence(initial: string[], steps: Step[], lenient: boo
       if (!ok && forced !== hit && process.env.RT43_SKIP_KNOWN) {
         // Known (rt43-forgotten-context, rt43-fresh-hash-other-line): the hash was shown at another number too.
         const h = anchor.slice(anchor.indexOf('#'));
-        if (surfaces.some((sf) => sf.anchors.some((a) => a.anchor !== anchor && a.anchor.endsWith(h)))) return null;
+        if (surfaces.some((sf) => sf.anchors.some((a) => a.anchor !== anchor && a.anchor.endsWith(h) && a.id !== id))) return null;
       }
       if (!ok && forced !== hit)
         return `${what}: landed on line ${hit + 1} (LCS-forced image of the line shown: ${forced === null ? 'none' : forced + 1}) "${target.text}" (id ${target.id}, root ${target.root}); line shown is ${
