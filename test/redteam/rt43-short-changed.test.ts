@@ -1,0 +1,68 @@
+// rt43: a 4-hex-digit anchor of a twin (read showed it by its context/position anchor), used AFTER the file
+// changed elsewhere since the read. rt40-short-hash covers the unchanged file (fixed there by confirming the
+// prefix against the shown anchor at its number). In a changed file, shownInRead ignores hashes under 6 digits
+// and the ladder matches the prefix against the lines' OWN hashes: the one own-hash match (another, unique
+// line) is followed from the read and edited, reported as line_number_corrected.
+import fs from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { ANCHOR_CODES, readAnchors, setup } from './rt40-harness.js';
+
+function lineHash32(s: string): number {
+  let a = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) a = Math.imul(a ^ s.charCodeAt(i), 0x01000193);
+  let h = a ^ (a >>> 16);
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  return h >>> 0;
+}
+
+const BLOCK = ['function f() {', '  return 1;', '}', ''];
+
+async function build(target: number) {
+  const lines = ['// top'];
+  for (let b = 0; b < 10; b++) lines.push(...BLOCK);
+  const probe = setup(`${[...lines, 'const crafted = -1;'].join('\n')}\n`);
+  const shown = (await readAnchors(probe.ts, probe.vpath))[target]!;
+  const four = shown.split('#')[1]!.slice(0, 4);
+  let k = 0;
+  while (!lineHash32(`const crafted = ${k};`).toString(16).padStart(8, '0').startsWith(four)) k++;
+  lines.push(`const crafted = ${k};`);
+  return { lines, shown, four };
+}
+
+describe('rt43: a shortened twin anchor after the file changed elsewhere', () => {
+  for (const [what, change] of [
+    ['an outside append at the end', (f: string, ts: unknown) => fs.appendFileSync(f, '// appended\n')],
+    ['edit_file of the first line', async (_f: string, ts: any) => {
+      const r = await ts.callTool('edit_file', { path: '/f.txt', old_string: '// top\n', new_string: '// TOP\n' });
+      expect(r.ok).toBe(true);
+    }],
+  ] as const)
+    for (const target of [1, 2, 6, 7])
+      it(`${what}: twin on line ${target + 1}`, async () => {
+        const { lines, shown, four } = await build(target);
+        const { ts, file, vpath } = setup(`${lines.join('\n')}\n`);
+        const anchors = await readAnchors(ts, vpath);
+        expect(anchors[target]).toBe(shown);
+        await change(file, ts);
+        const before = fs.readFileSync(file, 'utf8');
+        const short = `${target + 1}#${four}`;
+        const r = await ts.callTool('edit_lines', {
+          path: vpath,
+          operations: [{ op: 'replace_line', hash: short, content: 'EDITED' }],
+          sanity: 'off',
+        });
+        const after = fs.readFileSync(file, 'utf8');
+        if (r.ok) {
+          const now = before.split('\n');
+          const edited = after.split('\n').indexOf('EDITED');
+          expect(
+            edited,
+            `${short} (read showed ${shown}|${lines[target]}) edited line ${edited + 1} "${now[edited]}"`,
+          ).toBe(target);
+        } else {
+          expect([...ANCHOR_CODES, 'invalid_argument']).toContain(r.error.code);
+          expect(after).toBe(before);
+        }
+      });
+});
