@@ -1,5 +1,6 @@
 import type { ErrorCode } from '../contract/errors.js';
 import type { TextChange } from './bounded-diff.js';
+import type { LineSplice } from './edit-map.js';
 import type { LineEditOp } from './line-edit-ops.js';
 import { hex } from './line-hash.js';
 import { LineTable } from './line-table.js';
@@ -38,6 +39,8 @@ export type LineEditsResult =
       changes: TextChange[];
       /** The first changed line (0-based). */
       firstLine: number;
+      /** The operations applied, sorted, in the numbering of the text edited. */
+      lineSplices: LineSplice[];
       /**
        * Newlines before the first change (what a diff given `changes` counts from): not
        * always firstLine, e.g. a line added after a last line with no newline starts at
@@ -175,6 +178,11 @@ export interface EarlierRead {
   fresh: ReadonlySet<string>;
   /** The read's lines and anchors, built on first use and kept with the read. */
   index?: LineIndex;
+  /**
+   * The edit_lines calls made since the read, while nothing else changed the file
+   * (see mapThroughEdits): the read's lines are carried to the last result exactly.
+   */
+  edits?: readonly (readonly LineSplice[])[];
 }
 
 /** What the model was shown: the read it holds, and the anchors given since (see HeldAnchors). */
@@ -189,6 +197,7 @@ function heldAnchors(
   return {
     read: earlier.index,
     ...(snapshot ? { fresh: { anchors: earlier.fresh, version: snapshot } } : {}),
+    ...(snapshot && earlier.edits ? { edits: earlier.edits } : {}),
   };
 }
 
@@ -301,6 +310,7 @@ export function applyLineEdits(
       newTo: c.newTo + windowAt,
     })),
     firstLine: first,
+    lineSplices: sorted.map((x) => ({ start: x.start, end: x.end, count: x.block.count })),
     headLines:
       changes.length > 0 ? newlinesBefore(table, body, table.offset(from) + changes[0]!.oldFrom) : first,
     opsApplied: ops.length,

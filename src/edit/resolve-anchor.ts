@@ -1,4 +1,5 @@
 import type { ErrorCode } from '../contract/errors.js';
+import { type LineSplice, mapThroughEdits } from './edit-map.js';
 import { followLine } from './follow-line.js';
 import { HashGroups } from './hash-groups.js';
 import { parseAnchor } from './line-edit-ops.js';
@@ -142,6 +143,8 @@ export function neighbourAnchors(index: LineIndex, at: number, each = 3): string
 export interface HeldAnchors {
   read: LineIndex;
   fresh?: { anchors: ReadonlySet<string>; version: LineIndex };
+  /** The toolset's own edits from the read to `fresh.version`, when nothing else came between. */
+  edits?: readonly (readonly LineSplice[])[];
 }
 
 const stale = (request: AnchorRequest, message: string) =>
@@ -186,16 +189,53 @@ function lineNow(
 }
 
 /**
+ * Line `at` of the held read in the file now: carried exactly through the toolset's
+ * own edits since (refused when one of them replaced it), then followed from the
+ * last result as lineNow does; without such a record, followed from the read.
+ */
+function readLineNow(
+  held: HeldAnchors,
+  index: LineIndex,
+  at: number,
+  hint: number | undefined,
+  request: AnchorRequest,
+): number | undefined {
+  if (!held.edits || !held.fresh) return lineNow(held.read, index, at, hint, request);
+  const mapped = mapThroughEdits(at, held.edits);
+  if (mapped === undefined)
+    throw stale(
+      request,
+      `Anchor ${request.raw}: line ${at + 1} as you read it was replaced by one of your edit_lines calls since. Use the anchors of that call's result, or re-read with read_file(hashes: true).`,
+    );
+  return held.fresh.version === index
+    ? mapped
+    : lineNow(held.fresh.version, index, mapped, mapped + 1, request);
+}
+
+/**
  * The line of the read that showed this anchor: the one line whose shown anchor starts
  * with it, or, when several do (a short prefix; 24 bits nearly full), the one the line
  * number or occurrence names. A short prefix must agree with the number given with it.
  */
-function shownLine(read: LineIndex, hash: string, request: AnchorRequest, hint: number | undefined) {
+function shownLine(
+  read: LineIndex,
+  current: LineIndex,
+  hash: string,
+  request: AnchorRequest,
+  hint: number | undefined,
+) {
   const lines = read.shownLines(hash);
   if (request.occurrence !== undefined) return lines[request.occurrence - 1];
   if (hint !== undefined && lines.includes(hint - 1)) return hint - 1;
   if (lines.length !== 1) return undefined;
-  return hash.length < 6 && hint !== undefined ? undefined : lines[0];
+  const at = lines[0]!;
+  if (hint === undefined || hint === at + 1) return at;
+  // Another number: a slip, taken as such in the file as read (where this anchor names one
+  // line). Once the file changed, only for a line's own hash (one line has that text): a
+  // twin's context or position anchor can name another line in another version, and never
+  // for a short prefix.
+  if (hash.length < 6) return undefined;
+  return read === current || read.shown[at] === read.full[at] ? at : undefined;
 }
 
 /**
@@ -221,9 +261,9 @@ function resolveHeld(
     const at = lineNow(fresh.version, index, fromAnchor - 1, fromAnchor, request);
     if (at !== undefined) return at;
   }
-  const shown = shownLine(read, hash, request, hint);
+  const shown = shownLine(read, index, hash, request, hint);
   if (shown !== undefined) {
-    const at = lineNow(read, index, shown, hint, request);
+    const at = readLineNow(held, index, shown, hint, request);
     if (at !== undefined) return at;
   } else if (request.occurrence !== undefined) {
     // The read's lines with this own hash, counted as the model counted them.
@@ -237,7 +277,7 @@ function resolveHeld(
       );
     }
     if (read === index && hint === at + 1) return at;
-    const now = lineNow(read, index, at, hint, request);
+    const now = readLineNow(held, index, at, hint, request);
     if (now !== undefined) return checkEntropy(index, now, hint, request, true);
   }
   const now = index.candidates(hash);
@@ -251,7 +291,9 @@ function resolveHeld(
     read.candidates(hash).length <= 1
   )
     return checkEntropy(index, one, hint, request);
-  if (now.length > 1) throw ambiguous(index, request, now);
+  // The candidates are listed by this file's anchors: only while it is the read the model
+  // holds can they not be mistaken for the read's (the same string can name another line there).
+  if (now.length > 1 && read === index) throw ambiguous(index, request, now);
   throw stale(
     request,
     `Anchor ${request.raw} is not one your latest hashed read or your last edit_lines result gave${one !== -1 ? ` (another line shares line ${one + 1}'s hash now, so reads show it as ${one + 1}#${hex(index.shown[one]!, 6)})` : ''}: it is from an earlier read, and the line it named cannot be told now. Re-read with read_file(hashes: true) and use the new anchors.`,

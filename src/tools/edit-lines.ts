@@ -100,6 +100,9 @@ function computeLines(
   return result;
 }
 
+/** edit_lines calls since a read whose line moves are kept (beyond, a diff follows the lines). */
+const MAX_EDITS_CARRIED = 256;
+
 /** The `LINE#HASH` anchors an edit_lines result diff gives (context and added lines). */
 function freshAnchors(diff: string): Set<string> {
   const out = new Set<string>();
@@ -156,25 +159,33 @@ export const editLines: SandboxTool<EditLinesInput, EditLinesOutput> = {
 
   async execute(input, ctx) {
     const { path, warnings } = targetPath(input);
+    let started: string | undefined;
     const out = await applyWrite(ctx, 'edit_lines', path, undefined, (current, resolved) => {
       checkApprovedAnchors(ctx, resolved.virtualPath, current);
       const result = computeLines(ctx, resolved.virtualPath, current, input);
+      started = current?.text;
       return { newText: result.newText, splice: result.splice, result };
     });
     const r = out.plan.result;
     // The read's anchors stay in the model's hands after this call: keep that read (the
-    // first since the read, not this result) to check them against, with the anchors
+    // first since the read, not this result) to resolve them against, with the anchors
     // this result gives, which name lines as numbered now. The result shows the model a
     // few lines only: any other anchor is the read's, or from a read no longer held.
     const vp = out.resolved.virtualPath;
     const held = ctx.earlierAnchors.get(vp);
-    const previous = held?.text ?? ctx.anchors.get(vp);
-    if (previous !== undefined)
+    const snapshot = ctx.anchors.get(vp);
+    const previous = held?.text ?? snapshot;
+    if (previous !== undefined) {
+      // While only these calls changed the file since the read, its lines are carried exactly.
+      const known = started === snapshot ? (held ? held.edits : []) : undefined;
+      const edits = known && known.length < MAX_EDITS_CARRIED ? [...known, r.lineSplices] : undefined;
       ctx.earlierAnchors.set(vp, {
         text: previous,
         fresh: freshAnchors(r.diff),
         ...(held?.index ? { index: held.index } : {}),
+        ...(edits ? { edits } : {}),
       });
+    }
     ctx.anchors.set(out.resolved.virtualPath, out.plan.newText);
     ctx.lineHashes.set(out.state.sha256, r.lineHashes.after);
     ctx.lineHashes.set(shownAnchorsKey(out.state.sha256), r.lineHashes.shownAfter);

@@ -263,5 +263,12 @@ function rememberRead(ctx: ToolContext, virtualPath: string, text: string, conte
   }
   const fresh = new Set(previous === text && earlier ? earlier.fresh : []);
   for (const m of content.matchAll(/^(\d+#[0-9a-f]+)\|/gm)) fresh.add(m[1]!);
-  ctx.earlierAnchors.set(virtualPath, { text: earlier?.text ?? previous, fresh });
+  // A page of the version the toolset's own edits led to keeps their record; of another, not.
+  const same = previous === text && earlier;
+  ctx.earlierAnchors.set(virtualPath, {
+    text: earlier?.text ?? previous,
+    fresh,
+    ...(earlier?.index ? { index: earlier.index } : {}),
+    ...(same && earlier.edits ? { edits: earlier.edits } : {}),
+  });
 }

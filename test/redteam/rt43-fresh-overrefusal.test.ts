@@ -16,7 +16,12 @@ type H =
   | { k: 'whole' }
   | { k: 'editRead'; at: number };
 const hist: fc.Arbitrary<H> = fc.oneof(
-  fc.record({ k: fc.constant('outside' as const), at: fc.nat(200), text: fc.nat(ALPHA.length - 1), insert: fc.boolean() }),
+  fc.record({
+    k: fc.constant('outside' as const),
+    at: fc.nat(200),
+    text: fc.nat(ALPHA.length - 1),
+    insert: fc.boolean(),
+  }),
   fc.record({ k: fc.constant('page' as const), at: fc.nat(200), n: fc.integer({ min: 1, max: 5 }) }),
   fc.record({ k: fc.constant('whole' as const) }),
   fc.record({ k: fc.constant('editRead' as const), at: fc.nat(200) }),
@@ -29,7 +34,12 @@ type Final =
   | { k: 'range'; a: number; b: number; del: boolean };
 const final: fc.Arbitrary<Final> = fc.oneof(
   fc.record({ k: fc.constant('whole' as const), pick: fc.nat(200) }),
-  fc.record({ k: fc.constant('page' as const), at: fc.nat(200), n: fc.integer({ min: 1, max: 6 }), pick: fc.nat(200) }),
+  fc.record({
+    k: fc.constant('page' as const),
+    at: fc.nat(200),
+    n: fc.integer({ min: 1, max: 6 }),
+    pick: fc.nat(200),
+  }),
   fc.record({ k: fc.constant('result' as const), at: fc.nat(200), pick: fc.nat(200) }),
   fc.record({ k: fc.constant('above' as const), at: fc.nat(200), pick: fc.nat(200) }),
   fc.record({ k: fc.constant('range' as const), a: fc.nat(200), b: fc.nat(200), del: fc.boolean() }),
@@ -44,7 +54,11 @@ async function run(init: string[], history: H[], fin: Final, crlf: boolean): Pro
   const ts = new FileSystemToolset(Sandbox.fromDirectory(dir, { mode: 'rw' }));
   const log: string[] = [`initial ${JSON.stringify(render())}`];
   const read = async (offset?: number, limit?: number) => {
-    const r: any = await ts.callTool('read_file', { path: '/f.txt', hashes: true, ...(offset ? { offset, limit } : {}) });
+    const r: any = await ts.callTool('read_file', {
+      path: '/f.txt',
+      hashes: true,
+      ...(offset ? { offset, limit } : {}),
+    });
     if (!r.ok) throw new Error(r.error.message);
     return (r.data.content as string).split('\n').map((l) => l.slice(0, l.indexOf('|')));
   };
@@ -66,7 +80,11 @@ async function run(init: string[], history: H[], fin: Final, crlf: boolean): Pro
       log.push('whole read');
     } else {
       const anchor = held[h.at % held.length]!;
-      const r: any = await ts.callTool('edit_lines', { path: '/f.txt', operations: [{ op: 'replace_line', hash: anchor, content: `// e${n++}` }], sanity: 'off' });
+      const r: any = await ts.callTool('edit_lines', {
+        path: '/f.txt',
+        operations: [{ op: 'replace_line', hash: anchor, content: `// e${n++}` }],
+        sanity: 'off',
+      });
       log.push(`edit_lines ${anchor} → ${r.ok ? 'ok' : r.error.code}`);
       lines.splice(0, lines.length, ...fs.readFileSync(file, 'utf8').split(eol).slice(0, -1));
     }
@@ -91,31 +109,49 @@ async function run(init: string[], history: H[], fin: Final, crlf: boolean): Pro
     const before = fs.readFileSync(file, 'utf8');
     const r: any = await ts.callTool('edit_lines', {
       path: '/f.txt',
-      operations: [fin.del ? { op: 'delete_range', start_hash: a[lo], end_hash: a[hi] } : { op: 'replace_range', start_hash: a[lo], end_hash: a[hi], content: 'FINAL' }],
+      operations: [
+        fin.del
+          ? { op: 'delete_range', start_hash: a[lo], end_hash: a[hi] }
+          : { op: 'replace_range', start_hash: a[lo], end_hash: a[hi], content: 'FINAL' },
+      ],
       sanity: 'off',
     });
-    if (!r.ok) return `fresh range ${a[lo]}..${a[hi]} refused: ${r.error.code}: ${r.error.message}\nfile: ${JSON.stringify(before)}\n${log.join('\n')}`;
+    if (!r.ok)
+      return `fresh range ${a[lo]}..${a[hi]} refused: ${r.error.code}: ${r.error.message}\nfile: ${JSON.stringify(before)}\n${log.join('\n')}`;
     const want = lines.slice();
     want.splice(lo, hi - lo + 1, ...(fin.del ? [] : ['FINAL']));
     const got = fs.readFileSync(file, 'utf8');
-    if (got !== (want.length ? `${want.join(eol)}${eol}` : '')) return `fresh range ${a[lo]}..${a[hi]} wrong: ${JSON.stringify(got)}\n${log.join('\n')}`;
+    if (got !== (want.length ? `${want.join(eol)}${eol}` : ''))
+      return `fresh range ${a[lo]}..${a[hi]} wrong: ${JSON.stringify(got)}\n${log.join('\n')}`;
     return null;
   } else if (fin.k === 'above') {
     const a = await read();
     const k = fin.at % a.length;
     if (k === 0) return null;
-    const r: any = await ts.callTool('edit_lines', { path: '/f.txt', operations: [{ op: 'replace_line', hash: a[k], content: `// r${n++}` }], sanity: 'off' });
+    const r: any = await ts.callTool('edit_lines', {
+      path: '/f.txt',
+      operations: [{ op: 'replace_line', hash: a[k], content: `// r${n++}` }],
+      sanity: 'off',
+    });
     log.push(`whole read; edit_lines ${a[k]} → ${r.ok ? 'ok' : r.error.code}`);
-    if (!r.ok) return `fresh anchor of the latest whole read refused: ${r.error.code}: ${r.error.message}\n${log.join('\n')}`;
+    if (!r.ok)
+      return `fresh anchor of the latest whole read refused: ${r.error.code}: ${r.error.message}\n${log.join('\n')}`;
     lines.splice(0, lines.length, ...fs.readFileSync(file, 'utf8').split(eol).slice(0, -1));
     anchor = a[fin.pick % k]!;
-    log.push(`then the read's ${anchor} (above the edit, before must_refresh_from_line ${r.data.must_refresh_from_line})`);
+    log.push(
+      `then the read's ${anchor} (above the edit, before must_refresh_from_line ${r.data.must_refresh_from_line})`,
+    );
   } else {
     const a = await read();
     const target = a[fin.at % a.length]!;
-    const r: any = await ts.callTool('edit_lines', { path: '/f.txt', operations: [{ op: 'replace_line', hash: target, content: `// r${n++}` }], sanity: 'off' });
+    const r: any = await ts.callTool('edit_lines', {
+      path: '/f.txt',
+      operations: [{ op: 'replace_line', hash: target, content: `// r${n++}` }],
+      sanity: 'off',
+    });
     log.push(`whole read; edit_lines ${target} → ${r.ok ? 'ok' : `${r.error.code} ${r.error.message}`}`);
-    if (!r.ok) return `fresh anchor of the latest whole read refused: ${r.error.code}: ${r.error.message}\n${log.join('\n')}`;
+    if (!r.ok)
+      return `fresh anchor of the latest whole read refused: ${r.error.code}: ${r.error.message}\n${log.join('\n')}`;
     lines.splice(0, lines.length, ...fs.readFileSync(file, 'utf8').split(eol).slice(0, -1));
     const res = [...(r.data.diff as string).matchAll(/^[ +](\d+#[0-9a-f]+)\|/gm)].map((m) => m[1]!);
     if (res.length === 0) return null;
@@ -124,8 +160,13 @@ async function run(init: string[], history: H[], fin: Final, crlf: boolean): Pro
   }
   const at = Number(anchor.split('#')[0]) - 1;
   const before = fs.readFileSync(file, 'utf8');
-  const r: any = await ts.callTool('edit_lines', { path: '/f.txt', operations: [{ op: 'replace_line', hash: anchor, content: 'FINAL' }], sanity: 'off' });
-  if (!r.ok) return `fresh ${anchor} refused: ${r.error.code}: ${r.error.message}\nfile: ${JSON.stringify(before)}\n${log.join('\n')}`;
+  const r: any = await ts.callTool('edit_lines', {
+    path: '/f.txt',
+    operations: [{ op: 'replace_line', hash: anchor, content: 'FINAL' }],
+    sanity: 'off',
+  });
+  if (!r.ok)
+    return `fresh ${anchor} refused: ${r.error.code}: ${r.error.message}\nfile: ${JSON.stringify(before)}\n${log.join('\n')}`;
   const got = fs.readFileSync(file, 'utf8').split(eol).indexOf('FINAL');
   if (got !== at) return `fresh ${anchor} edited line ${got + 1}\n${log.join('\n')}`;
   return null;
@@ -147,7 +188,9 @@ describe('rt43: a fresh anchor on an unchanged file is accepted', () => {
         numRuns: Number(process.env.RT43_RUNS ?? 300),
         ...(process.env.RT43_SEED ? { seed: Number(process.env.RT43_SEED) } : {}),
         // Three identical lines: edit line 2, then the read's anchor of line 1 (valid per the result) is refused.
-        examples: [[['  return 1;', '  return 1;', '  return 1;'], [], { k: 'above', at: 34, pick: 0 }, false]],
+        examples: [
+          [['  return 1;', '  return 1;', '  return 1;'], [], { k: 'above', at: 34, pick: 0 }, false],
+        ],
       },
     );
   }, 300_000);

@@ -24,7 +24,18 @@ function build(digits: number) {
   // Found by counting k up from 0 (kept: the search takes seconds for five digits).
   let k = digits === 4 ? 22714 : 4175493;
   while (!hx(lineHash32(`const crafted = ${k};`)).startsWith(four)) k++;
-  const lines = ['// top', 'x();', 'foo();', 'y();', '// a', '// b', '// c', '// d', `const crafted = ${k};`, '// end'];
+  const lines = [
+    '// top',
+    'x();',
+    'foo();',
+    'y();',
+    '// a',
+    '// b',
+    '// c',
+    '// d',
+    `const crafted = ${k};`,
+    '// end',
+  ];
   return { lines, four };
 }
 
@@ -39,7 +50,10 @@ describe('rt43: occurrence after the file changed', () => {
         const hash = four; // the shared prefix
         const now = ['foo();', ...lines];
         if (how === 'outside') fs.writeFileSync(file, `${now.join('\n')}\n`);
-        else expect((await ts.callTool('write_file', { path: vpath, content: `${now.join('\n')}\n` })).ok).toBe(true);
+        else
+          expect((await ts.callTool('write_file', { path: vpath, content: `${now.join('\n')}\n` })).ok).toBe(
+            true,
+          );
         const before = fs.readFileSync(file, 'utf8');
         const r = await ts.callTool('edit_lines', {
           path: vpath,
@@ -49,7 +63,10 @@ describe('rt43: occurrence after the file changed', () => {
         const after = fs.readFileSync(file, 'utf8');
         if (r.ok) {
           const at = after.split('\n').indexOf('EDITED');
-          expect(at, `occurrence 2 of ${hash} (the read's line 9, "${lines[8]}") edited line ${at + 1} "${now[at]}"`).toBe(9);
+          expect(
+            at,
+            `occurrence 2 of ${hash} (the read's line 9, "${lines[8]}") edited line ${at + 1} "${now[at]}"`,
+          ).toBe(9);
         } else {
           expect(ANCHOR_CODES, `${r.error.code}: ${r.error.message}`).toContain(r.error.code);
           expect(after).toBe(before);

@@ -33,10 +33,17 @@ async function build(target: number) {
 describe('rt43: a shortened twin anchor after the file changed elsewhere', () => {
   for (const [what, change] of [
     ['an outside append at the end', (f: string, ts: unknown) => fs.appendFileSync(f, '// appended\n')],
-    ['edit_file of the first line', async (_f: string, ts: any) => {
-      const r = await ts.callTool('edit_file', { path: '/f.txt', old_string: '// top\n', new_string: '// TOP\n' });
-      expect(r.ok).toBe(true);
-    }],
+    [
+      'edit_file of the first line',
+      async (_f: string, ts: any) => {
+        const r = await ts.callTool('edit_file', {
+          path: '/f.txt',
+          old_string: '// top\n',
+          new_string: '// TOP\n',
+        });
+        expect(r.ok).toBe(true);
+      },
+    ],
   ] as const)
     for (const target of [1, 2, 6, 7])
       it(`${what}: twin on line ${target + 1}`, async () => {

@@ -35,7 +35,9 @@ async function run(lines: string[], del: { start: number; end?: number }, use: n
   const now = use - removed; // where the line read is after the deletion above it
   if (r.ok) {
     const at = after.split('\n').indexOf('EDITED');
-    expect(at, `${anchor} (read showed ${a[use]} for the line now at ${now + 1}) edited line ${at + 1}`).toBe(now);
+    expect(at, `${anchor} (read showed ${a[use]} for the line now at ${now + 1}) edited line ${at + 1}`).toBe(
+      now,
+    );
   } else {
     expect(ANCHOR_CODES, `${r.error.code}: ${r.error.message}`).toContain(r.error.code);
     expect(after).toBe(before);
@@ -44,7 +46,12 @@ async function run(lines: string[], del: { start: number; end?: number }, use: n
 
 describe('rt43: a slipped line number on a read anchor after edit_lines shifted the twins', () => {
   it('control: the exact read anchor is refused (or edits the line read)', async () => {
-    await run(Array.from({ length: 7 }, () => '  return 1;'), { start: 0 }, 2, 0);
+    await run(
+      Array.from({ length: 7 }, () => '  return 1;'),
+      { start: 0 },
+      2,
+      0,
+    );
   });
   const seven = Array.from({ length: 7 }, () => '  return 1;');
   for (const slip of [1, 2, -1])

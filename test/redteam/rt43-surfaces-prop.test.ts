@@ -27,7 +27,13 @@ type Step =
   | { k: 'delete'; at: number; n: number; tool: boolean }
   | { k: 'whole' }
   | { k: 'page'; at: number; n: number }
-  | { k: 'edit'; surface: number; at: number; op: 'replace_line' | 'insert_after' | 'delete_line'; mangle?: 'slip' | 'short4' | 'short5' | 'none' }
+  | {
+      k: 'edit';
+      surface: number;
+      at: number;
+      op: 'replace_line' | 'insert_after' | 'delete_line';
+      mangle?: 'slip' | 'short4' | 'short5' | 'none';
+    }
   | { k: 'range'; surface: number; at: number; to: number; del: boolean };
 
 const ALPHA = ['  return 1;', '}', 'a();', 'b();', 'c();', 'd();', ''];
@@ -38,33 +44,63 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   { arbitrary: fc.record({ k: fc.constant('insertCopy' as const), at: idx, from: idx, tool }), weight: 2 },
   { arbitrary: fc.record({ k: fc.constant('fresh' as const), at: idx, tool }), weight: 2 },
   { arbitrary: fc.record({ k: fc.constant('insertFresh' as const), at: idx, tool }), weight: 1 },
-  { arbitrary: fc.record({ k: fc.constant('delete' as const), at: idx, n: fc.integer({ min: 1, max: 4 }), tool }), weight: 2 },
+  {
+    arbitrary: fc.record({
+      k: fc.constant('delete' as const),
+      at: idx,
+      n: fc.integer({ min: 1, max: 4 }),
+      tool,
+    }),
+    weight: 2,
+  },
   { arbitrary: fc.record({ k: fc.constant('whole' as const) }), weight: 1 },
-  { arbitrary: fc.record({ k: fc.constant('page' as const), at: idx, n: fc.integer({ min: 1, max: 6 }) }), weight: 2 },
+  {
+    arbitrary: fc.record({ k: fc.constant('page' as const), at: idx, n: fc.integer({ min: 1, max: 6 }) }),
+    weight: 2,
+  },
   {
     arbitrary: fc.record({
       k: fc.constant('edit' as const),
       surface: idx,
       at: idx,
-      op: fc.constantFrom('replace_line' as const, 'replace_line' as const, 'insert_after' as const, 'delete_line' as const),
-      mangle: fc.constantFrom('none' as const, 'none' as const, 'none' as const, 'slip' as const, 'short4' as const, 'short5' as const),
+      op: fc.constantFrom(
+        'replace_line' as const,
+        'replace_line' as const,
+        'insert_after' as const,
+        'delete_line' as const,
+      ),
+      mangle: fc.constantFrom(
+        'none' as const,
+        'none' as const,
+        'none' as const,
+        'slip' as const,
+        'short4' as const,
+        'short5' as const,
+      ),
     }),
     weight: 5,
   },
   {
-    arbitrary: fc.record({ k: fc.constant('range' as const), surface: idx, at: idx, to: fc.integer({ min: 1, max: 4 }), del: fc.boolean() }),
+    arbitrary: fc.record({
+      k: fc.constant('range' as const),
+      surface: idx,
+      at: idx,
+      to: fc.integer({ min: 1, max: 4 }),
+      del: fc.boolean(),
+    }),
     weight: 2,
   },
 );
 
 /** Where line i of a maps in b when every longest common subsequence matches it to the same line; else null. */
-export function forcedImage(a: string[], b: string[], i: number): number | null {
+function forcedImage(a: string[], b: string[], i: number): number | null {
   const n = a.length;
   const m = b.length;
   const pre = Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(0));
   for (let x = 1; x <= n; x++)
     for (let y = 1; y <= m; y++)
-      pre[x]![y] = a[x - 1] === b[y - 1] ? pre[x - 1]![y - 1]! + 1 : Math.max(pre[x - 1]![y]!, pre[x]![y - 1]!);
+      pre[x]![y] =
+        a[x - 1] === b[y - 1] ? pre[x - 1]![y - 1]! + 1 : Math.max(pre[x - 1]![y]!, pre[x]![y - 1]!);
   const suf = Array.from({ length: n + 2 }, () => new Array<number>(m + 2).fill(0));
   for (let x = n - 1; x >= 0; x--)
     for (let y = m - 1; y >= 0; y--)
@@ -77,14 +113,19 @@ export function forcedImage(a: string[], b: string[], i: number): number | null 
   return js.length === 1 ? js[0]! : null;
 }
 
-export const STATS: Record<string, number> = {};
-export interface Format {
+const STATS: Record<string, number> = {};
+interface Format {
   eol: '\n' | '\r\n';
   bom: boolean;
   final: boolean;
 }
 const LF: Format = { eol: '\n', bom: false, final: true };
-export async function runSequence(initial: string[], steps: Step[], lenient: boolean, fmt: Format = LF): Promise<string | null> {
+async function runSequence(
+  initial: string[],
+  steps: Step[],
+  lenient: boolean,
+  fmt: Format = LF,
+): Promise<string | null> {
   let nextId = 0;
   const mk = (text: string, root?: number): Line => {
     const id = nextId++;
@@ -97,7 +138,9 @@ export async function runSequence(initial: string[], steps: Step[], lenient: boo
   // Deleting the last lines of a file without a final newline leaves one (format, not identity): either way.
   const same = (m: readonly { text: string }[], after: string) =>
     (m.length === 0 && after.replace('\ufeff', '') === '') ||
-    renderOf(m) === after || (!fmt.final && `${renderOf(m)}${fmt.eol}` === after) || (!fmt.final && renderOf(m) === `${after}${fmt.eol}`);
+    renderOf(m) === after ||
+    (!fmt.final && `${renderOf(m)}${fmt.eol}` === after) ||
+    (!fmt.final && renderOf(m) === `${after}${fmt.eol}`);
   const dir = tempDir({ 'f.txt': render() });
   const file = path.join(dir, 'f.txt');
   const ts = new FileSystemToolset(Sandbox.fromDirectory(dir, { mode: 'rw' }));
@@ -135,7 +178,9 @@ export async function runSequence(initial: string[], steps: Step[], lenient: boo
       if (src.text === model[at]!.text) continue;
       model[at] = mk(src.text, src.root);
       ever.set(model[at]!.id, model[at]!);
-      log.push(`copyOver line ${at + 1} := copy of line ${s.from % model.length + 1} (${src.text})${s.tool ? ' [write_file]' : ''}`);
+      log.push(
+        `copyOver line ${at + 1} := copy of line ${(s.from % model.length) + 1} (${src.text})${s.tool ? ' [write_file]' : ''}`,
+      );
       await write(s.tool);
     } else if (s.k === 'insertCopy') {
       const src = model[s.from % model.length]!;
@@ -192,8 +237,10 @@ export async function runSequence(initial: string[], steps: Step[], lenient: boo
       const what = `${s.del ? 'delete_range' : 'replace_range'} ${A.anchor}..${B.anchor} from surface #${si} (${surf.kind}) shown for "${ever.get(A.id)!.text}".."${ever.get(B.id)!.text}"`;
       log.push(what);
       if (!r.ok) {
-        if (!/^anchor_|^invalid_range_order$/.test(r.error.code)) return `${what}: refused with ${r.error.code}: ${r.error.message}\n${log.join('\n')}`;
-        if (fs.readFileSync(file, 'utf8') !== before) return `${what}: refused but file changed\n${log.join('\n')}`;
+        if (!/^anchor_|^invalid_range_order$/.test(r.error.code))
+          return `${what}: refused with ${r.error.code}: ${r.error.message}\n${log.join('\n')}`;
+        if (fs.readFileSync(file, 'utf8') !== before)
+          return `${what}: refused but file changed\n${log.join('\n')}`;
         log.push(`  → refused ${r.error.code}`);
         continue;
       }
@@ -212,10 +259,17 @@ export async function runSequence(initial: string[], steps: Step[], lenient: boo
       const idsA = also(A);
       const idsB = also(B);
       const stands = (l: Line, x: number, pos: number, shownAt: number) =>
-        [...(x === A.id ? idsA : idsB)].some((y) => l.id === y || (!model.some((m) => m.id === y) && l.root === ever.get(y)!.root)) ||
+        [...(x === A.id ? idsA : idsB)].some(
+          (y) => l.id === y || (!model.some((m) => m.id === y) && l.root === ever.get(y)!.root),
+        ) ||
         l.id === x ||
         (!model.some((m) => m.id === x) && l.root === ever.get(x)!.root) ||
-        (surf.text !== undefined && forcedImage(surf.text, model.map((m) => m.text), shownAt) === pos);
+        (surf.text !== undefined &&
+          forcedImage(
+            surf.text,
+            model.map((m) => m.text),
+            shownAt,
+          ) === pos);
       let found: [number, number] | null = null;
       let any: [number, number] | null = null;
       for (let i = 0; i < model.length && !found; i++)
@@ -224,7 +278,10 @@ export async function runSequence(initial: string[], steps: Step[], lenient: boo
           m.splice(i, j - i + 1, ...(s.del ? [] : [{ id: -1, text: content, root: -1 }]));
           if (!same(m, after)) continue;
           any ??= [i, j];
-          if (stands(model[i]!, A.id, i, i0 === -1 ? -1 : Number(A.anchor.split('#')[0]) - 1) && stands(model[j]!, B.id, j, Number(B.anchor.split('#')[0]) - 1)) {
+          if (
+            stands(model[i]!, A.id, i, i0 === -1 ? -1 : Number(A.anchor.split('#')[0]) - 1) &&
+            stands(model[j]!, B.id, j, Number(B.anchor.split('#')[0]) - 1)
+          ) {
             found = [i, j];
             break;
           }
@@ -237,7 +294,10 @@ export async function runSequence(initial: string[], steps: Step[], lenient: boo
       const diff = (r.data as { diff: string }).diff;
       surfaces.push({
         kind: 'edit_lines result',
-        anchors: [...diff.matchAll(/^[ +](\d+)(#[0-9a-f]+)\|/gm)].map((mm) => ({ anchor: `${mm[1]}${mm[2]}`, id: model[Number(mm[1]) - 1]!.id })),
+        anchors: [...diff.matchAll(/^[ +](\d+)(#[0-9a-f]+)\|/gm)].map((mm) => ({
+          anchor: `${mm[1]}${mm[2]}`,
+          id: model[Number(mm[1]) - 1]!.id,
+        })),
         text: model.map((l) => l.text),
       });
     } else {
@@ -256,7 +316,10 @@ export async function runSequence(initial: string[], steps: Step[], lenient: boo
       if (lenient) {
         for (const sf of surfaces)
           for (const a of sf.anchors)
-            if (a.anchor === anchor || (s.mangle && s.mangle !== 'none' && a.anchor.split('#')[1]!.startsWith(anchor.split('#')[1]!)))
+            if (
+              a.anchor === anchor ||
+              (s.mangle && s.mangle !== 'none' && a.anchor.split('#')[1]!.startsWith(anchor.split('#')[1]!))
+            )
               accepted.add(a.id);
         const h = anchor.slice(anchor.indexOf('#'));
         const w = lastWhole.find((a) => a.anchor.slice(a.anchor.indexOf('#')) === h);
@@ -266,15 +329,19 @@ export async function runSequence(initial: string[], steps: Step[], lenient: boo
       const content = `// edited ${nextId}`;
       const r = await ts.callTool('edit_lines', {
         path: '/f.txt',
-        operations: [s.op === 'delete_line' ? { op: s.op, hash: anchor } : { op: s.op, hash: anchor, content }],
+        operations: [
+          s.op === 'delete_line' ? { op: s.op, hash: anchor } : { op: s.op, hash: anchor, content },
+        ],
         sanity: 'off',
       });
       const shownText = ever.get(id)!.text;
       const what = `${s.op} ${anchor} from surface #${si} (${surf.kind}) shown for "${shownText}" (id ${id})`;
       log.push(what);
       if (!r.ok) {
-        if (!/^anchor_/.test(r.error.code)) return `${what}: refused with ${r.error.code}: ${r.error.message}\n${log.join('\n')}`;
-        if (fs.readFileSync(file, 'utf8') !== before) return `${what}: refused but file changed\n${log.join('\n')}`;
+        if (!/^anchor_/.test(r.error.code))
+          return `${what}: refused with ${r.error.code}: ${r.error.message}\n${log.join('\n')}`;
+        if (fs.readFileSync(file, 'utf8') !== before)
+          return `${what}: refused but file changed\n${log.join('\n')}`;
         log.push(`  → refused ${r.error.code}`);
         const cands = (r.error.details as { candidates?: string[] } | undefined)?.candidates;
         if (cands?.length) {
@@ -302,10 +369,15 @@ export async function runSequence(initial: string[], steps: Step[], lenient: boo
         if (same(m, after)) {
           const ok = [...accepted].some(
             (x) =>
-              model[i]!.id === x ||
-              (!model.some((l) => l.id === x) && model[i]!.root === ever.get(x)!.root),
+              model[i]!.id === x || (!model.some((l) => l.id === x) && model[i]!.root === ever.get(x)!.root),
           );
-          const forcedHere = surf.text ? forcedImage(surf.text, model.map((l) => l.text), Number(picked.anchor.split('#')[0]) - 1) === i : false;
+          const forcedHere = surf.text
+            ? forcedImage(
+                surf.text,
+                model.map((l) => l.text),
+                Number(picked.anchor.split('#')[0]) - 1,
+              ) === i
+            : false;
           if (ok || forcedHere || hit === -1) hit = i;
           if (ok || forcedHere) break;
         }
@@ -316,16 +388,29 @@ export async function runSequence(initial: string[], steps: Step[], lenient: boo
         (x) => target.id === x || (!model.some((l) => l.id === x) && target.root === ever.get(x)!.root),
       );
       const shownAt = surf.text ? Number(picked.anchor.split('#')[0]) - 1 : -1;
-      const forced = surf.text ? forcedImage(surf.text, model.map((l) => l.text), shownAt) : null;
+      const forced = surf.text
+        ? forcedImage(
+            surf.text,
+            model.map((l) => l.text),
+            shownAt,
+          )
+        : null;
       if (!ok && forced === hit) STATS.forcedOnly = (STATS.forcedOnly ?? 0) + 1;
       if (!ok && forced !== hit && process.env.RT43_SKIP_KNOWN) {
         // Known (rt43-forgotten-context, rt43-fresh-hash-other-line): the hash was shown at another number too.
         const h = anchor.slice(anchor.indexOf('#'));
-        if (surfaces.some((sf) => sf.anchors.some((a) => a.anchor !== anchor && a.anchor.endsWith(h) && a.id !== id))) return null;
+        if (
+          surfaces.some((sf) =>
+            sf.anchors.some((a) => a.anchor !== anchor && a.anchor.endsWith(h) && a.id !== id),
+          )
+        )
+          return null;
       }
       if (!ok && forced !== hit)
         return `${what}: landed on line ${hit + 1} (LCS-forced image of the line shown: ${forced === null ? 'none' : forced + 1}) "${target.text}" (id ${target.id}, root ${target.root}); line shown is ${
-          model.findIndex((l) => l.id === id) === -1 ? 'gone' : `line ${model.findIndex((l) => l.id === id) + 1}`
+          model.findIndex((l) => l.id === id) === -1
+            ? 'gone'
+            : `line ${model.findIndex((l) => l.id === id) + 1}`
         }\nfile before:\n${before}\n${log.join('\n')}`;
       log.push(`  → ok line ${hit + 1}`);
       STATS.ok = (STATS.ok ?? 0) + 1;
@@ -347,7 +432,13 @@ export async function runSequence(initial: string[], steps: Step[], lenient: boo
 }
 
 const initial = fc.array(
-  fc.oneof({ arbitrary: fc.constantFrom(...ALPHA), weight: 3 }, { arbitrary: fc.constantFrom('// x1', '// x2', '// x3', '// x4', '// x5', '// x6', '// x7', '// x8'), weight: 1 }),
+  fc.oneof(
+    { arbitrary: fc.constantFrom(...ALPHA), weight: 3 },
+    {
+      arbitrary: fc.constantFrom('// x1', '// x2', '// x3', '// x4', '// x5', '// x6', '// x7', '// x8'),
+      weight: 1,
+    },
+  ),
   { minLength: 6, maxLength: 30 },
 );
 
@@ -357,13 +448,20 @@ describe('rt43: anchors from every surface shown keep naming their line', () => 
       fc.asyncProperty(
         initial,
         fc.array(step, { minLength: 2, maxLength: 14 }),
-        fc.record({ eol: fc.constantFrom('\n' as const, '\r\n' as const), bom: fc.boolean(), final: fc.boolean() }),
+        fc.record({
+          eol: fc.constantFrom('\n' as const, '\r\n' as const),
+          bom: fc.boolean(),
+          final: fc.boolean(),
+        }),
         async (init, steps, fmt) => {
           const bad = await runSequence(init, [{ k: 'whole' }, ...steps], true, fmt);
           expect(bad).toBeNull();
         },
       ),
-      { numRuns: Number(process.env.RT43_RUNS ?? 300), ...(process.env.RT43_SEED ? { seed: Number(process.env.RT43_SEED) } : {}) },
+      {
+        numRuns: Number(process.env.RT43_RUNS ?? 300),
+        ...(process.env.RT43_SEED ? { seed: Number(process.env.RT43_SEED) } : {}),
+      },
     );
     if (process.env.RT43_STATS) console.log(JSON.stringify(STATS));
   }, 300_000);
@@ -377,19 +475,32 @@ describe('rt43: anchors from every surface shown keep naming their line', () => 
       {
         numRuns: Number(process.env.RT43_RUNS ?? 300),
         ...(process.env.RT43_SEED ? { seed: Number(process.env.RT43_SEED) } : {}),
-        examples: process.env.RT43_NOEX ? [] : [
-          // seed 7: an older result's context anchor `3#C|}`, a `}` inserted below it, a later result shows 4#C.
-          [
-            ['  return 1;', '}', '}', '  return 1;', '  return 1;', '  return 1;', '// x1', '  return 1;', '  return 1;', '  return 1;'],
-            [
-              { k: 'edit', surface: 0, at: 53, op: 'replace_line' },
-              { k: 'insertCopy', at: 3, from: 71, tool: false },
-              { k: 'edit', surface: 31, at: 77, op: 'insert_after' },
-              { k: 'edit', surface: 0, at: 1, op: 'replace_line' },
-              { k: 'edit', surface: 145, at: 6, op: 'replace_line' },
+        examples: process.env.RT43_NOEX
+          ? []
+          : [
+              // seed 7: an older result's context anchor `3#C|}`, a `}` inserted below it, a later result shows 4#C.
+              [
+                [
+                  '  return 1;',
+                  '}',
+                  '}',
+                  '  return 1;',
+                  '  return 1;',
+                  '  return 1;',
+                  '// x1',
+                  '  return 1;',
+                  '  return 1;',
+                  '  return 1;',
+                ],
+                [
+                  { k: 'edit', surface: 0, at: 53, op: 'replace_line' },
+                  { k: 'insertCopy', at: 3, from: 71, tool: false },
+                  { k: 'edit', surface: 31, at: 77, op: 'insert_after' },
+                  { k: 'edit', surface: 0, at: 1, op: 'replace_line' },
+                  { k: 'edit', surface: 145, at: 6, op: 'replace_line' },
+                ],
+              ],
             ],
-          ],
-        ],
       },
     );
     if (process.env.RT43_STATS) console.log(JSON.stringify(STATS));

@@ -36,7 +36,22 @@ describe('rt43: a read anchor above the last edit, which the result calls valid'
     await scenario('  return 1;\n  return 1;\n  return 1;\n', 1, '// r0', 0);
   });
   it('a twin with a unique context loses it: an edit far below gives another twin the same neighbours', async () => {
-    const text = ['// top', 'x();', '}', 'y();', '// a', '// b', '// c', '// d', '// e', 'x();', '}', 'z();', '// end', ''].join('\n');
+    const text = [
+      '// top',
+      'x();',
+      '}',
+      'y();',
+      '// a',
+      '// b',
+      '// c',
+      '// d',
+      '// e',
+      'x();',
+      '}',
+      'z();',
+      '// end',
+      '',
+    ].join('\n');
     // line 3 "}" is shown by its context anchor (x();, y();). Editing line 12 z(); → y(); gives line 11 the same context.
     await scenario(text, 11, 'y();', 2);
   });

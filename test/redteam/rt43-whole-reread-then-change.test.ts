@@ -23,7 +23,12 @@ describe('rt43: an earlier read anchor after a whole re-read and a later change'
         fs.writeFileSync(file, NOW);
         await readAnchors(ts, vpath); // whole-file re-read
         if (later === 'outside append') fs.appendFileSync(file, '// more\n');
-        else await ts.callTool('edit_file', { path: vpath, old_string: '// tail\n', new_string: '// tail\n// more\n' });
+        else
+          await ts.callTool('edit_file', {
+            path: vpath,
+            old_string: '// tail\n',
+            new_string: '// tail\n// more\n',
+          });
         const before = fs.readFileSync(file, 'utf8');
         const r = await ts.callTool('edit_lines', {
           path: vpath,
@@ -32,6 +37,12 @@ describe('rt43: an earlier read anchor after a whole re-read and a later change'
         });
         const lines = before.split('\n');
         lines[target] = 'EDITED();';
-        expectExactOrRefused(r, before, fs.readFileSync(file, 'utf8'), lines.join('\n'), `${history}, ${later}`);
+        expectExactOrRefused(
+          r,
+          before,
+          fs.readFileSync(file, 'utf8'),
+          lines.join('\n'),
+          `${history}, ${later}`,
+        );
       });
 });
