@@ -129,8 +129,9 @@ const EMPTY = hash32('');
  * file allows it: a line's own hash when no other line shares its six digits;
  * else its context-augmented hash (with the previous and next non-empty lines,
  * as the hash-anchored spec describes) when that is unique; else a hash of the
- * line with its position (twins with twin surroundings, e.g. a run of "}" lines),
- * which names the line the model was shown in exactly that version of the file;
+ * line with its position (twins with twin surroundings, e.g. a run of "}" lines).
+ * Both twin anchors mix in the file's version (versionSalt), so each names the line
+ * the model was shown in exactly that version of the file;
  * salted (mix with 1, 2, … up to 64) until its prefix is no line's own, no twin's
  * context hash and no earlier position anchor's, so every anchor a read shows is
  * unique in it (unless 24 bits are nearly all taken: then salt 0 stays).
@@ -174,7 +175,10 @@ export function readAnchors(hashes: Uint32Array, directFrom = 1 << 16): Uint32Ar
             : next[k + 1]!;
   }
   const context = new Uint32Array(twinCount);
-  for (let k = 0; k < twinCount; k++) context[k] = mix(mix(prev[k]!, hashes[twins[k]!]!), next[k]!);
+  // Salted by the version: another version of the file never shows this anchor for another twin.
+  const version = versionSalt(hashes);
+  for (let k = 0; k < twinCount; k++)
+    context[k] = mix(mix(mix(prev[k]!, hashes[twins[k]!]!), next[k]!), version);
   const unique = counting.uniqueAmong(context);
   let positioned = 0;
   for (let k = 0; k < twinCount; k++) {
@@ -189,17 +193,29 @@ export function readAnchors(hashes: Uint32Array, directFrom = 1 << 16): Uint32Ar
   for (let k = 0; k < twinCount; k++) {
     if (unique[k]) continue;
     const i = twins[k]!;
-    shown[i] = positionAnchor(hashes[i]!, i, taken);
+    shown[i] = positionAnchor(hashes[i]!, i, version, taken);
   }
   return shown;
+}
+
+/**
+ * A hash of every line hash in order: the file version a read shows. Twins' anchors mix
+ * it in, so the same anchor string never names one line in one version and another
+ * line in another (a model may hold anchors of both); lines unique in the file show
+ * their own hash, the same in every version.
+ */
+export function versionSalt(hashes: Uint32Array): number {
+  let v = 0x811c9dc5 ^ hashes.length;
+  for (let i = 0; i < hashes.length; i++) v = Math.imul(v ^ hashes[i]!, 0x01000193);
+  return finish32(v);
 }
 
 /** Salts tried for a position anchor before the space is taken as full (then salt 0 stays). */
 const MAX_SALT = 64;
 
 /** A twin's anchor from its hash and position, salted until its prefix is free (and then taken). */
-function positionAnchor(hash: number, i: number, taken: PrefixSet): number {
-  const first = mix(hash, i + 1);
+function positionAnchor(hash: number, i: number, version: number, taken: PrefixSet): number {
+  const first = mix(mix(hash, i + 1), version);
   let anchor = first;
   for (let salt = 1; salt <= MAX_SALT && taken.has(anchor >>> 8); salt++) anchor = mix(first, salt);
   if (taken.has(anchor >>> 8)) anchor = first;

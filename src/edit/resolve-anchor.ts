@@ -342,11 +342,11 @@ export function resolveAnchor(
   }
   if (held) return resolveHeld(index, request, held, hash, hint, lineFromAnchor);
   const candidates = index.candidates(hash);
-  // No read held here (e.g. the file was read by another path spelling): a line's own hash,
-  // which no other line shares, names that line, whatever number came with it.
-  if (hash.length >= 6 && (request.occurrence ?? 1) === 1 && candidates.length === 1) {
-    const at = candidates[0]!;
-    if (index.shown[at] === index.full[at]) return checkEntropy(index, at, at + 1, request);
+  // No read held here (e.g. the file was read by another path spelling): an anchor this file
+  // shows names its line, whatever number came with it (a twin's is bound to this version).
+  if (hash.length >= 6 && (request.occurrence ?? 1) === 1) {
+    const shown = index.shownLines(hash);
+    if (shown.length === 1) return checkEntropy(index, shown[0]!, shown[0]! + 1, request);
   }
   if (candidates.length === 0) {
     const byContext = index.contextMatches(hash);

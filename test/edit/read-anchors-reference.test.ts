@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { finish32, hash32 } from '../../src/edit/line-hash.js';
-import { readAnchors } from '../../src/edit/read-anchors.js';
+import { readAnchors, versionSalt } from '../../src/edit/read-anchors.js';
 
 const mix = (a: number, b: number) =>
   finish32(Math.imul(a ^ 0x9e3779b9, 0x01000193) ^ Math.imul(b, 0x5bd1e995));
@@ -9,13 +9,14 @@ const EMPTY = hash32('');
 
 /** readAnchors as its doc states it, line by line with plain scans (quadratic: small inputs only). */
 function reference(hashes: number[]): number[] {
+  const version = versionSalt(Uint32Array.from(hashes));
   const prefixCount = (p: number) => hashes.filter((h) => h >>> 8 === p).length;
   const twins = hashes.map((h, i) => (prefixCount(h >>> 8) > 1 ? i : -1)).filter((i) => i >= 0);
   const context = new Map<number, number>();
   for (const i of twins) {
     const before = hashes.slice(0, i).findLast((h) => h !== EMPTY) ?? EMPTY;
     const after = hashes.slice(i + 1).find((h) => h !== EMPTY) ?? EMPTY;
-    context.set(i, mix(mix(before, hashes[i]!), after));
+    context.set(i, mix(mix(mix(before, hashes[i]!), after), version));
   }
   const contexts = [...context.values()];
   // Position anchors, line by line, avoid every line's own prefix, every twin's context
@@ -26,7 +27,7 @@ function reference(hashes: number[]): number[] {
     if (c === undefined) return h;
     const unique = contexts.filter((x) => x >>> 8 === c >>> 8).length === 1 && prefixCount(c >>> 8) === 0;
     if (unique) return c;
-    const first = mix(h, i + 1);
+    const first = mix(mix(h, i + 1), version);
     let anchor = first;
     for (let salt = 1; salt <= 64 && taken.has(anchor >>> 8); salt++) anchor = mix(first, salt);
     if (taken.has(anchor >>> 8)) anchor = first;

@@ -36,10 +36,11 @@ describe('rt43: an older surface anchor whose hash a fresh surface shows at anot
           sanity: 'off',
         });
         expect(e2.ok, JSON.stringify(e2.error)).toBe(true);
-        expect(e2.data.diff).toContain(`4#${anchor.split('#')[1]}|}`);
+        // Bound to the version: the later result does not show that string for another line.
+        expect(e2.data.diff).not.toContain(`4#${anchor.split('#')[1]}|}`);
       } else {
         const p = await readAnchors(ts, vpath, { offset: 4, limit: 1 });
-        expect(p[0]).toBe(`4#${anchor.split('#')[1]}`);
+        expect(p[0]).not.toBe(`4#${anchor.split('#')[1]}`);
       }
       const before = fs.readFileSync(file, 'utf8');
       const r: any = await ts.callTool('edit_lines', {

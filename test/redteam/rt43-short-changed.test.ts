@@ -5,6 +5,7 @@
 // line) is followed from the read and edited, reported as line_number_corrected.
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { readAnchors as readAnchorsOf } from '../../src/edit/read-anchors.js';
 import { ANCHOR_CODES, readAnchors, setup } from './rt40-harness.js';
 
 function lineHash32(s: string): number {
@@ -18,16 +19,26 @@ function lineHash32(s: string): number {
 
 const BLOCK = ['function f() {', '  return 1;', '}', ''];
 
+/**
+ * The file with a crafted last line whose own hash starts with the same 4 digits as the
+ * anchor the read shows for line `target` (a twin's anchor depends on the whole file, so
+ * the crafted line is searched with the file it ends).
+ */
 async function build(target: number) {
   const lines = ['// top'];
   for (let b = 0; b < 10; b++) lines.push(...BLOCK);
-  const probe = setup(`${[...lines, 'const crafted = -1;'].join('\n')}\n`);
-  const shown = (await readAnchors(probe.ts, probe.vpath))[target]!;
-  const four = shown.split('#')[1]!.slice(0, 4);
-  let k = 0;
-  while (!lineHash32(`const crafted = ${k};`).toString(16).padStart(8, '0').startsWith(four)) k++;
-  lines.push(`const crafted = ${k};`);
-  return { lines, shown, four };
+  const hashes = Uint32Array.from([...lines, ''].map(lineHash32));
+  const hex = (h: number) => h.toString(16).padStart(8, '0');
+  for (let k = 0; ; k++) {
+    const crafted = `const crafted = ${k};`;
+    hashes[lines.length] = lineHash32(crafted);
+    const four = hex(readAnchorsOf(hashes)[target]!).slice(0, 4);
+    if (!hex(hashes[lines.length]!).startsWith(four)) continue;
+    lines.push(crafted);
+    const probe = setup(`${lines.join('\n')}\n`);
+    const shown = (await readAnchors(probe.ts, probe.vpath))[target]!;
+    return { lines, shown, four };
+  }
 }
 
 describe('rt43: a shortened twin anchor after the file changed elsewhere', () => {
