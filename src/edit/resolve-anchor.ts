@@ -241,12 +241,12 @@ function shownLine(
 /**
  * Resolves an anchor against what the model was shown. Taken as given: an anchor
  * exactly as the last result or latest page gave it names that line; one the read
- * showed names the read's line (whatever number came with it). Either is followed
- * into the file when the file changed since (gone or edited: anchor_stale, never a
- * twin). An `occurrence` counts the read's lines with that own hash. Any other anchor
- * comes from a read no longer held, where a twin's context or position anchor can
- * equal the one shown now for another line: only a hash one line has now (its own)
- * names a line; else it is refused.
+ * showed names the read's line (another number with it is a slip; see shownLine),
+ * carried through the toolset's own edits since. Either is followed into the file when
+ * something else changed it (gone or edited: anchor_stale, never a twin). An
+ * `occurrence` counts the read's lines with that own hash. Any other anchor comes from
+ * a read no longer held: only a hash one line has now (its own) names a line; else it
+ * is refused.
  */
 function resolveHeld(
   index: LineIndex,
