@@ -1,7 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { applyLineEdits } from '../../src/edit/apply-line-edits.js';
-import { lineHash } from '../../src/edit/line-hash.js';
+import { hex } from '../../src/edit/line-hash.js';
+import { LineTable } from '../../src/edit/line-table.js';
+import { readAnchors } from '../../src/edit/read-anchors.js';
 
 // After the file changed since the hashed read, a LINE#HASH anchor either edits the very line the
 // model read (wherever it moved) or is refused; it never lands on a twin. Repeats and structure
@@ -15,6 +17,10 @@ const scenario = fc.record({
   change: fc.constantFrom('insert', 'delete', 'modify'),
   inserted: fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 3 }),
 });
+
+/** The anchor a hashed read of `lines` shows for line `t`. */
+const shownAt = (lines: string[], t: number) =>
+  readAnchors(new LineTable(`${lines.join('\n')}\n`).hashes())[t]!;
 
 describe('edit_lines after the file changed since the read', () => {
   it('edits the line that was read, or refuses', () => {
@@ -32,7 +38,8 @@ describe('edit_lines after the file changed since the read', () => {
         else current[p] = { l: `${lines[p]} // changed` };
         const r = applyLineEdits(
           `${current.map((c) => c.l).join('\n')}\n`,
-          [{ op: 'replace_line', hash: `${t + 1}#${lineHash(lines[t]!)}`, content: 'NEW' }],
+          // The anchor the hashed read showed for the line (a twin's is its context or position anchor).
+          [{ op: 'replace_line', hash: `${t + 1}#${hex(shownAt(lines, t), 6)}`, content: 'NEW' }],
           { snapshot: `${lines.join('\n')}\n`, sanity: 'off' },
         );
         const want = current.findIndex((c) => c.read === t);
