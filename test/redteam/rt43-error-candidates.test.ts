@@ -31,9 +31,8 @@ async function history() {
 }
 
 describe('rt43: an anchor taken from an error’s candidates', () => {
-  // Known open (it.fails): one anchor string shown for two lines by two versions of the file (a
-  // twin's context or position anchor does not depend on the version). Refusing it needs anchors
-  // salted by version; see docs/tools.md (edit_lines) and the issue note.
+  // Fixed by twins' anchors bound to the file's version (versionSalt): no two versions show one
+  // anchor string for two lines.
   it('each candidate edits the line it was listed for, or is refused', async () => {
     const { r } = await history();
     expect(r.ok).toBe(false);

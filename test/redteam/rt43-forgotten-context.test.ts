@@ -121,9 +121,8 @@ describe('rt43: a context anchor from a surface no longer held, now another twin
   // Softer (conflicts with the generated property's oracle, which lets the latest whole read's hash win
   // whatever the line number): the model holds 4#C from its first read (X) and 9#C from the re-read (Y);
   // it passes 4#C, the exact string shown for X. The number tells the two apart; edit_lines takes Y.
-  // Known open (it.fails): one anchor string shown for two lines by two versions of the file (a
-  // twin's context or position anchor does not depend on the version). Refusing it needs anchors
-  // salted by version; see docs/tools.md (edit_lines) and the issue note.
+  // Fixed by twins' anchors bound to the file's version (versionSalt): no two versions show one
+  // anchor string for two lines.
   it('whole re-read: the exact LINE#HASH shown for X, while the re-read shows that hash for Y at another line', async () => {
     const { ts, file, vpath } = setup(text(V2));
     const a1 = await readAnchors(ts, vpath); // X: 4#C

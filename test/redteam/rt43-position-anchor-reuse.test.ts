@@ -13,9 +13,8 @@ import { ANCHOR_CODES, readAnchors, setup } from './rt40-harness.js';
 const V0 = ['top();', '// x1', 'd();', 'd();', 'd();', 'd();', 'end();'];
 
 describe('rt43: the same position anchor string shown for two different lines', () => {
-  // Known open (it.fails): one anchor string shown for two lines by two versions of the file (a
-  // twin's context or position anchor does not depend on the version). Refusing it needs anchors
-  // salted by version; see docs/tools.md (edit_lines) and the issue note.
+  // Fixed by twins' anchors bound to the file's version (versionSalt): no two versions show one
+  // anchor string for two lines.
   it('first read 5#P (3rd d), a line inserted at the top, a page read shows 5#P for the 2nd d', async () => {
     const { ts, file, vpath } = setup(`${V0.join('\n')}\n`);
     const a0 = await readAnchors(ts, vpath);
