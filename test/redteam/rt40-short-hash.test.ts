@@ -15,18 +15,9 @@
 // (anchor_* / invalid_argument) with the file unchanged. Never line 42.
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { lineHash32 } from '../../src/edit/line-hash.js';
 import { readAnchors as readAnchorsOf } from '../../src/edit/read-anchors.js';
 import { readAnchors, setup } from './rt40-harness.js';
-
-/** The line hash edit_lines uses (FNV-1a 32 + murmur finaliser over the line without trailing whitespace). */
-function lineHash32(s: string): number {
-  let a = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) a = Math.imul(a ^ s.charCodeAt(i), 0x01000193);
-  let h = a ^ (a >>> 16);
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  return h >>> 0;
-}
 
 const BLOCK = ['function f() {', '  return 1;', '}', ''];
 
@@ -37,7 +28,7 @@ describe('rt40: a shortened anchor of a twin', () => {
     const target = 6; // line 7, "  return 1;" (a twin)
     // The twin's shown anchor depends on the whole file (its version): the crafted last line is
     // searched with the file it ends, so its own hash shares four digits with that anchor.
-    const hashes = Uint32Array.from([...lines, ''].map(lineHash32));
+    const hashes = Uint32Array.from([...lines, ''].map((l) => lineHash32(l)));
     const hex = (h: number) => h.toString(16).padStart(8, '0');
     let four = '';
     for (let k = 0; ; k++) {

@@ -15,16 +15,9 @@
 // Expected: line 100,030 (where the line read now is) edited, or an anchor_* refusal with disk unchanged.
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { lineHash32 } from '../../src/edit/line-hash.js';
 import { expectExactOrRefused, setup } from './rt40-harness.js';
 
-function lineHash32(s: string): number {
-  let a = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) a = Math.imul(a ^ s.charCodeAt(i), 0x01000193);
-  let h = a ^ (a >>> 16);
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  return h >>> 0;
-}
 function rng(seed: number) {
   return () => {
     seed = (seed * 1103515245 + 12345) & 0x7fffffff;

@@ -7,16 +7,9 @@
 // Expected: the crafted line (the read's 2nd occurrence, followed) or a refusal with the file unchanged.
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { lineHash32 } from '../../src/edit/line-hash.js';
 import { ANCHOR_CODES, readAnchors, setup } from './rt40-harness.js';
 
-function lineHash32(s: string): number {
-  let a = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) a = Math.imul(a ^ s.charCodeAt(i), 0x01000193);
-  let h = a ^ (a >>> 16);
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  return h >>> 0;
-}
 const hx = (n: number) => n.toString(16).padStart(8, '0');
 
 function build(digits: number) {

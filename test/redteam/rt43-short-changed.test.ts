@@ -5,17 +5,9 @@
 // line) is followed from the read and edited, reported as line_number_corrected.
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { lineHash32 } from '../../src/edit/line-hash.js';
 import { readAnchors as readAnchorsOf } from '../../src/edit/read-anchors.js';
 import { ANCHOR_CODES, readAnchors, setup } from './rt40-harness.js';
-
-function lineHash32(s: string): number {
-  let a = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) a = Math.imul(a ^ s.charCodeAt(i), 0x01000193);
-  let h = a ^ (a >>> 16);
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  return h >>> 0;
-}
 
 const BLOCK = ['function f() {', '  return 1;', '}', ''];
 
@@ -27,7 +19,7 @@ const BLOCK = ['function f() {', '  return 1;', '}', ''];
 async function build(target: number) {
   const lines = ['// top'];
   for (let b = 0; b < 10; b++) lines.push(...BLOCK);
-  const hashes = Uint32Array.from([...lines, ''].map(lineHash32));
+  const hashes = Uint32Array.from([...lines, ''].map((l) => lineHash32(l)));
   const hex = (h: number) => h.toString(16).padStart(8, '0');
   for (let k = 0; ; k++) {
     const crafted = `const crafted = ${k};`;
