@@ -1,6 +1,7 @@
 import type { ErrorCode } from '../contract/errors.js';
 import type { TextChange } from './bounded-diff.js';
 import type { LineSplice } from './edit-map.js';
+import type { GivenAnchors } from './given-anchors.js';
 import type { LineEditOp } from './line-edit-ops.js';
 import { hex } from './line-hash.js';
 import { LineTable } from './line-table.js';
@@ -170,12 +171,12 @@ const MARGIN = 3;
 /**
  * A hashed read whose anchors the model may still use, kept while the file or the
  * toolset's snapshot moved on (edit_lines results, page reads of a later version),
- * with the anchors given since (`fresh`: the last result's diff, the latest pages).
+ * with the anchors given since (edit_lines results, pages of later versions).
  */
 export interface EarlierRead {
   text: string;
-  /** `LINE#HASH` anchors given since the read: these name lines as numbered now. */
-  fresh: ReadonlySet<string>;
+  /** Anchors given since the read, with their lines in the toolset's snapshot version. */
+  given: GivenAnchors;
   /** The read's lines and anchors, built on first use and kept with the read. */
   index?: LineIndex;
   /**
@@ -196,7 +197,7 @@ function heldAnchors(
   earlier.index ??= body === index.table.text ? index : new LineIndex(new LineTable(body));
   return {
     read: earlier.index,
-    ...(snapshot ? { fresh: { anchors: earlier.fresh, version: snapshot } } : {}),
+    ...(snapshot ? { given: { anchors: earlier.given, version: snapshot } } : {}),
     ...(snapshot && earlier.edits ? { edits: earlier.edits } : {}),
   };
 }
@@ -295,6 +296,7 @@ export function applyLineEdits(
   const shownAfter = readAnchors(hashesAt);
   const windowAt = text.length - body.length + table.offset(from);
   const linesAfter = linesBefore + shift - phantom;
+  const lineSplices = sorted.map((x) => ({ start: x.start, end: x.end, count: x.block.count }));
   return {
     ok: true,
     newText: restore(body.slice(0, table.offset(from)) + edited + body.slice(table.offset(to))),
@@ -310,7 +312,7 @@ export function applyLineEdits(
       newTo: c.newTo + windowAt,
     })),
     firstLine: first,
-    lineSplices: sorted.map((x) => ({ start: x.start, end: x.end, count: x.block.count })),
+    lineSplices,
     headLines:
       changes.length > 0 ? newlinesBefore(table, body, table.offset(from) + changes[0]!.oldFrom) : first,
     opsApplied: ops.length,

@@ -118,6 +118,16 @@ export function trimmedEnd(text: string, from: number, to: number): number {
   return end;
 }
 
+/**
+ * Whether two lines are the same line text as anchors see it (trailing whitespace aside):
+ * what a line hash stands for, checked for real, since 32-bit hashes of different
+ * texts can be equal (and can be made equal on purpose).
+ */
+export function sameLineText(a: string, b: string): boolean {
+  const endA = trimmedEnd(a, 0, a.length);
+  return endA === trimmedEnd(b, 0, b.length) && a.startsWith(b.slice(0, endA));
+}
+
 /** Hex of the top `length` (≤ 8) hex digits of a 32-bit hash. */
 export function hex(hash: number, length: number): string {
   return hash.toString(16).padStart(8, '0').slice(0, length);

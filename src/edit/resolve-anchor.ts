@@ -1,11 +1,13 @@
 import type { ErrorCode } from '../contract/errors.js';
 import { type LineSplice, mapThroughEdits } from './edit-map.js';
 import { followLine } from './follow-line.js';
+import type { GivenAnchors, GoneReason } from './given-anchors.js';
 import { HashGroups } from './hash-groups.js';
 import { parseAnchor } from './line-edit-ops.js';
-import { contextHashesAt, hex, isLowEntropy } from './line-hash.js';
-import type { LineTable } from './line-table.js';
+import { hex, isLowEntropy, sameLineText } from './line-hash.js';
+import { LineTable } from './line-table.js';
 import { readAnchors } from './read-anchors.js';
+import { withoutBom } from './text-format.js';
 
 export class AnchorError extends Error {
   constructor(
@@ -31,6 +33,10 @@ export class LineIndex {
       this.hashes = known;
       if (knownShown?.length === table.count) this.shownAnchors = knownShown;
     }
+  }
+  /** A version of a file (BOM and all), indexed as edit_lines indexes it. */
+  static of(text: string): LineIndex {
+    return new LineIndex(new LineTable(withoutBom(text).body));
   }
   get count(): number {
     return this.table.count;
@@ -83,11 +89,6 @@ export class LineIndex {
     return linesWithPrefix(this.shown, prefix, this.byShown);
   }
   private byShown: HashGroups | number = 0;
-  contextMatches(hash: string, among?: readonly number[]): number[] {
-    const pool = among ?? Array.from({ length: this.count }, (_, i) => i);
-    const hashes = contextHashesAt(this.table, pool, hash.length);
-    return pool.filter((_, k) => hashes[k]!.startsWith(hash));
-  }
 }
 
 /** Lookups answered by a pass over the lines before the lines are grouped by hash. */
@@ -137,38 +138,47 @@ export function neighbourAnchors(index: LineIndex, at: number, each = 3): string
 /**
  * What the model was shown of a file: the hashed read it holds (all of that version's
  * anchors: pages of one version show the same ones), and the anchors given since
- * (an `edit_lines` result's diff, pages of a later version), exactly as given, with
- * the version whose lines they name.
+ * (edit_lines results, pages of later versions), each with the line it was given for
+ * in `given.version`, the latest version the toolset knows.
  */
 export interface HeldAnchors {
   read: LineIndex;
-  fresh?: { anchors: ReadonlySet<string>; version: LineIndex };
-  /** The toolset's own edits from the read to `fresh.version`, when nothing else came between. */
+  given?: { anchors: GivenAnchors; version: LineIndex };
+  /** The toolset's own edits from the read to `given.version`, when nothing else came between. */
   edits?: readonly (readonly LineSplice[])[];
 }
 
 const stale = (request: AnchorRequest, message: string) =>
   new AnchorError('anchor_stale', message, { suggested_action: 're-read_file', anchor: request.raw });
 
-/** Line `at` of the read, followed into the file (see followLine); refused when it is gone or unsure. */
-function followed(read: LineIndex, index: LineIndex, at: number, request: AnchorRequest): number | undefined {
-  const mapped = followLine(read, index, at);
-  if (mapped === 'changed' || mapped === 'unsure') {
-    throw stale(
-      request,
-      mapped === 'changed'
-        ? `Anchor ${request.raw}: line ${at + 1} as you read it was changed or deleted since. Re-read with read_file(hashes: true) and redo the edit.`
-        : `Anchor ${request.raw}: line ${at + 1} as you read it repeats elsewhere and the lines around it changed since, so it can no longer be told apart from its twins. Re-read with read_file(hashes: true) and redo the edit.`,
-    );
+const RE_READ = 'Re-read with read_file(hashes: true) and redo the edit.';
+
+/**
+ * Line `at` of `version` followed into the file now (see followLine), and only to a
+ * line with the same text: the line, or anchor_stale when it is gone or unsure.
+ */
+function followed(version: LineIndex, index: LineIndex, at: number, request: AnchorRequest): number {
+  if (version === index) return at;
+  const mapped = followLine(version, index, at);
+  if (typeof mapped === 'number' && sameLineText(version.line(at), index.line(mapped))) return mapped;
+  throw stale(request, goneMessage(request, at, mapped === 'unsure' ? 'unsure' : 'changed'));
+}
+
+function goneMessage(request: AnchorRequest, at: number, reason: GoneReason | undefined): string {
+  switch (reason) {
+    case 'replaced':
+      return `Anchor ${request.raw}: line ${at + 1} as you were shown it was replaced by one of your edit_lines calls since. Use the anchors of that call's result, or re-read with read_file(hashes: true).`;
+    case 'unsure':
+      return `Anchor ${request.raw}: line ${at + 1} as you were shown it repeats elsewhere and the lines around it changed since, so it can no longer be told apart from its twins. ${RE_READ}`;
+    default:
+      return `Anchor ${request.raw}: line ${at + 1} as you were shown it was changed or deleted since. ${RE_READ}`;
   }
-  return mapped;
 }
 
 /**
- * Line `at` of `version` (the read, or the version fresh anchors name lines of), in the
- * file now: itself while the file is that version, else followed through a diff of the
- * two. Undefined when a line unique in that version cannot be followed (its own hash
- * may still name it); a twin that cannot be followed is refused.
+ * A line of `version` (the read, the read carried through the toolset's edits, or a
+ * given anchor's) in the file now; a blank or brace line another change moved away
+ * from `hint` is refused (see checkEntropy).
  */
 function lineNow(
   version: LineIndex,
@@ -176,22 +186,15 @@ function lineNow(
   at: number,
   hint: number | undefined,
   request: AnchorRequest,
-): number | undefined {
+): number {
   if (version === index) return at;
-  const mapped = followed(version, index, at, request);
-  if (mapped !== undefined) return checkEntropy(index, mapped, hint, request);
-  if (version.shown[at] !== version.full[at])
-    throw stale(
-      request,
-      `Anchor ${request.raw}: the file changed too much since your read to follow line ${at + 1}, a line that repeats in it. Re-read with read_file(hashes: true) and redo the edit.`,
-    );
-  return undefined;
+  return checkEntropy(index, followed(version, index, at, request), hint, request);
 }
 
 /**
  * Line `at` of the held read in the file now: carried exactly through the toolset's
  * own edits since (refused when one of them replaced it), then followed from the
- * last result as lineNow does; without such a record, followed from the read.
+ * latest version the toolset knows; without such a record, followed from the read.
  */
 function readLineNow(
   held: HeldAnchors,
@@ -199,17 +202,11 @@ function readLineNow(
   at: number,
   hint: number | undefined,
   request: AnchorRequest,
-): number | undefined {
-  if (!held.edits || !held.fresh) return lineNow(held.read, index, at, hint, request);
+): number {
+  if (!held.edits || !held.given) return lineNow(held.read, index, at, hint, request);
   const mapped = mapThroughEdits(at, held.edits);
-  if (mapped === undefined)
-    throw stale(
-      request,
-      `Anchor ${request.raw}: line ${at + 1} as you read it was replaced by one of your edit_lines calls since. Use the anchors of that call's result, or re-read with read_file(hashes: true).`,
-    );
-  return held.fresh.version === index
-    ? mapped
-    : lineNow(held.fresh.version, index, mapped, mapped + 1, request);
+  if (mapped === undefined) throw stale(request, goneMessage(request, at, 'replaced'));
+  return lineNow(held.given.version, index, mapped, mapped + 1, request);
 }
 
 /**
@@ -239,14 +236,13 @@ function shownLine(
 }
 
 /**
- * Resolves an anchor against what the model was shown. Taken as given: an anchor
- * exactly as the last result or latest page gave it names that line; one the read
- * showed names the read's line (another number with it is a slip; see shownLine),
- * carried through the toolset's own edits since. Either is followed into the file when
- * something else changed it (gone or edited: anchor_stale, never a twin). An
- * `occurrence` counts the read's lines with that own hash. Any other anchor comes from
- * a read no longer held: only a hash one line has now (its own) names a line; else it
- * is refused.
+ * Resolves an anchor against what the model was shown, and only so: an anchor exactly
+ * as a result or page since the read gave it names that line; one the read showed names
+ * the read's line (another number with it is a slip; see shownLine), carried through
+ * the toolset's own edits since. Either is followed into the file when something else
+ * changed it (gone, edited or unsure: anchor_stale, never another line with the same
+ * text). An `occurrence` counts the read's lines with that own hash. Any other anchor is
+ * not one the model holds: refused, never looked up by its text.
  */
 function resolveHeld(
   index: LineIndex,
@@ -256,16 +252,13 @@ function resolveHeld(
   hint: number | undefined,
   fromAnchor: number | undefined,
 ): number {
-  const { read, fresh } = held;
-  if (fresh && fromAnchor !== undefined && fresh.anchors.has(`${fromAnchor}#${hash}`)) {
-    const at = lineNow(fresh.version, index, fromAnchor - 1, fromAnchor, request);
-    if (at !== undefined) return at;
-  }
+  const { read, given } = held;
+  const was = given && fromAnchor !== undefined ? given.anchors.lookup(fromAnchor, hash) : undefined;
+  if (typeof was === 'number') return lineNow(given!.version, index, was, was + 1, request);
+  if (was !== undefined) throw stale(request, goneMessage(request, fromAnchor! - 1, was));
   const shown = shownLine(read, index, hash, request, hint);
-  if (shown !== undefined) {
-    const at = readLineNow(held, index, shown, hint, request);
-    if (at !== undefined) return at;
-  } else if (request.occurrence !== undefined) {
+  if (shown !== undefined) return readLineNow(held, index, shown, hint, request);
+  if (request.occurrence !== undefined) {
     // The read's lines with this own hash, counted as the model counted them.
     const own = read.candidates(hash);
     const at = own[request.occurrence - 1];
@@ -277,26 +270,16 @@ function resolveHeld(
       );
     }
     if (read === index && hint === at + 1) return at;
-    const now = readLineNow(held, index, at, hint, request);
-    if (now !== undefined) return checkEntropy(index, now, hint, request, true);
+    return checkEntropy(index, readLineNow(held, index, at, hint, request), hint, request, true);
   }
   const now = index.candidates(hash);
-  const one = now.length === 1 ? now[0]! : -1;
-  // A hash one line has now, as its own (no other line shares its six digits), and no two
-  // lines had in the read: that content's line, wherever it is.
-  if (
-    one !== -1 &&
-    index.shown[one] === index.full[one] &&
-    (hash.length >= 6 || hint === one + 1) &&
-    read.candidates(hash).length <= 1
-  )
-    return checkEntropy(index, one, hint, request);
   // The candidates are listed by this file's anchors: only while it is the read the model
   // holds can they not be mistaken for the read's (the same string can name another line there).
   if (now.length > 1 && read === index) throw ambiguous(index, request, now);
+  const one = now.length === 1 ? now[0]! : -1;
   throw stale(
     request,
-    `Anchor ${request.raw} is not one your latest hashed read or your last edit_lines result gave${one !== -1 ? ` (another line shares line ${one + 1}'s hash now, so reads show it as ${one + 1}#${hex(index.shown[one]!, 6)})` : ''}: it is from an earlier read, and the line it named cannot be told now. Re-read with read_file(hashes: true) and use the new anchors.`,
+    `Anchor ${request.raw} is not one your latest hashed read or your edit_lines results since gave${one !== -1 ? ` (a line with that hash is at line ${one + 1} now, shown as ${one + 1}#${hex(index.shown[one]!, 6)}, but nothing shows it is the line you mean)` : ''}: it is from an earlier read, and the line it named cannot be told now. Re-read with read_file(hashes: true) and use the new anchors.`,
   );
 }
 
@@ -322,10 +305,8 @@ function ambiguous(index: LineIndex, request: AnchorRequest, candidates: readonl
 
 /**
  * Resolves one anchor to a 0-based line of the CURRENT file. With a hashed read held
- * (`held`), against what the model was shown (see resolveHeld). Without one, the
- * ladder: the hash prefix (6 or 8 chars) of the lines' own hashes, then the context
- * hash (previous and next non-empty lines); a line found away from its number is
- * refused, as nothing confirms it is the same line.
+ * (`held`), against what the model was shown (see resolveHeld); without one, see
+ * resolveUnheld.
  */
 export function resolveAnchor(
   index: LineIndex,
@@ -341,41 +322,70 @@ export function resolveAnchor(
     );
   }
   if (held) return resolveHeld(index, request, held, hash, hint, lineFromAnchor);
+  return resolveUnheld(index, request, hash, hint);
+}
+
+/**
+ * No hashed read of this file is held (it was read under another name: a link, before
+ * a move, by another toolset). Nothing says which line the model was shown, so an
+ * anchor names a line only at its own number: the anchor this file's reads show there,
+ * or that line's own hash when no other line has it (with `occurrence`, the one it
+ * counts). A line found with that hash elsewhere is refused (a copy of the line, or the
+ * line moved: nothing tells which), and so is a twin's own hash without `occurrence`.
+ */
+function resolveUnheld(
+  index: LineIndex,
+  request: AnchorRequest,
+  hash: string,
+  hint: number | undefined,
+): number {
   const candidates = index.candidates(hash);
-  // No read held here (e.g. the file was read by another path spelling): an anchor this file
-  // shows names its line, whatever number came with it (a twin's is bound to this version).
-  if (hash.length >= 6 && (request.occurrence ?? 1) === 1) {
-    const shown = index.shownLines(hash);
+  if (hint === undefined) {
+    // A bare hash: the one line a read of this version shows it for, or the one line with it.
+    const shown = hash.length >= 6 && request.occurrence === undefined ? index.shownLines(hash) : [];
     if (shown.length === 1) return checkEntropy(index, shown[0]!, shown[0]! + 1, request);
+    if (candidates.length === 1) return checkEntropy(index, candidates[0]!, undefined, request);
+    if (candidates.length > 1 && request.occurrence !== undefined && !request.endpoint)
+      return occurrenceOf(index, request, candidates, undefined);
+    if (candidates.length > 1) throw ambiguous(index, request, candidates);
+    throw stale(request, `Anchor ${request.raw} no longer exists in the file. ${RE_READ}`);
   }
-  if (candidates.length === 0) {
-    const byContext = index.contextMatches(hash);
-    if (byContext.length === 1) return byContext[0]!;
-    throw stale(
-      request,
-      `Anchor ${request.raw} no longer exists in the file: it changed since you read it. Re-read it with read_file(hashes: true) and redo the edit.`,
-    );
+  const at = hint - 1;
+  // A twin's anchor is bound to this version and line, a unique line's is its own hash.
+  if (index.shownMatchesAt(at, hash) && request.occurrence === undefined) return at;
+  if (index.matchesAt(at, hash)) {
+    if (candidates.length === 1) return checkEntropy(index, at, hint, request);
+    if (request.occurrence !== undefined && !request.endpoint) {
+      const chosen = occurrenceOf(index, request, candidates, hint);
+      if (chosen === at) return chosen;
+    } else throw ambiguous(index, request, candidates);
   }
-  if (candidates.length === 1 && hint !== undefined && candidates[0] !== hint - 1) {
+  const other = candidates.find((i) => i !== at) ?? index.shownLines(hash).find((i) => i !== at);
+  throw new AnchorError(
+    'anchor_stale',
+    other === undefined
+      ? `Anchor ${request.raw} no longer exists in the file: line ${hint} has other content now. ${RE_READ}`
+      : `Anchor ${request.raw}: line ${hint} has other content now, and a line with that hash is at line ${other + 1}, but no hashed read of the file under this path confirms it is the line you mean. ${RE_READ}`,
+    { suggested_action: 're-read_file', anchor: request.raw },
+  );
+}
+
+/** The candidate `occurrence` counts (1-based); anchor_ambiguous when there are fewer. */
+function occurrenceOf(
+  index: LineIndex,
+  request: AnchorRequest,
+  candidates: readonly number[],
+  hint: number | undefined,
+): number {
+  const chosen = candidates[request.occurrence! - 1];
+  if (chosen === undefined) {
     throw new AnchorError(
-      'anchor_stale',
-      `Anchor ${request.raw} is now at line ${candidates[0]! + 1}, not ${hint}, and there is no read of this file to confirm it is the same line. Re-read with read_file(hashes: true).`,
-      { suggested_action: 're-read_file' },
+      'anchor_ambiguous',
+      `Anchor ${request.raw} has only ${candidates.length} matches; occurrence ${request.occurrence} does not exist.`,
+      { candidates: candidates.map((c) => preview(index, c)) },
     );
   }
-  if (candidates.length === 1) return checkEntropy(index, candidates[0]!, hint, request);
-  if (request.occurrence !== undefined && !request.endpoint) {
-    const chosen = candidates[request.occurrence - 1];
-    if (chosen === undefined) {
-      throw new AnchorError(
-        'anchor_ambiguous',
-        `Anchor ${request.raw} has only ${candidates.length} matches; occurrence ${request.occurrence} does not exist.`,
-        { candidates: candidates.map((c) => preview(index, c)) },
-      );
-    }
-    return checkEntropy(index, chosen, hint, request, true);
-  }
-  throw ambiguous(index, request, candidates);
+  return checkEntropy(index, chosen, hint, request, true);
 }
 
 /** Low-entropy targets ("}", blank) are accepted only when unique and confirmed by the exact line hint. */

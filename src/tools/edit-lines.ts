@@ -3,8 +3,11 @@ import type { LinesEditPayload } from '../contract/payloads.js';
 import { type AutoCorrection, applyLineEdits } from '../edit/apply-line-edits.js';
 import { boundedUnifiedDiff, checkedChanges } from '../edit/bounded-diff.js';
 import { diffForModel } from '../edit/diff-for-model.js';
+import { withEdit } from '../edit/edit-map.js';
+import { anchorsShownIn, GivenAnchors } from '../edit/given-anchors.js';
 import { type LineEditOp, LineEditOpSchema } from '../edit/line-edit-ops.js';
 import { shownAnchorsKey } from '../edit/line-hash-cache.js';
+import { LineIndex } from '../edit/resolve-anchor.js';
 import { applyWrite, writerApproval } from './apply-write.js';
 import { checkWriteSize, type LoadedFile } from './file-io.js';
 import { anchorsState, checkApprovedAnchors } from './file-state.js';
@@ -100,16 +103,6 @@ function computeLines(
   return result;
 }
 
-/** edit_lines calls since a read whose line moves are kept (beyond, a diff follows the lines). */
-const MAX_EDITS_CARRIED = 256;
-
-/** The `LINE#HASH` anchors an edit_lines result diff gives (context and added lines). */
-function freshAnchors(diff: string): Set<string> {
-  const out = new Set<string>();
-  for (const m of diff.matchAll(/^[ +](\d+#[0-9a-f]+)\|/gm)) out.add(m[1]!);
-  return out;
-}
-
 function summarize(op: LineEditOp): string {
   const o = op as Record<string, unknown>;
   const anchor = o.hash ?? `${String(o.start_hash)}..${String(o.end_hash)}`;
@@ -167,10 +160,11 @@ export const editLines: SandboxTool<EditLinesInput, EditLinesOutput> = {
       return { newText: result.newText, splice: result.splice, result };
     });
     const r = out.plan.result;
+    const diff = diffForModel(r.diff, ctx.limits.readMaxChars);
     // The read's anchors stay in the model's hands after this call: keep that read (the
-    // first since the read, not this result) to resolve them against, with the anchors
-    // this result gives, which name lines as numbered now. The result shows the model a
-    // few lines only: any other anchor is the read's, or from a read no longer held.
+    // first since the read, not this result) to resolve them against, and every anchor
+    // given since with the line it was given for, carried to this result, plus the ones
+    // this result shows the model (its diff as returned).
     const vp = out.resolved.virtualPath;
     const held = ctx.earlierAnchors.get(vp);
     const snapshot = ctx.anchors.get(vp);
@@ -178,12 +172,15 @@ export const editLines: SandboxTool<EditLinesInput, EditLinesOutput> = {
     if (previous !== undefined) {
       // While only these calls changed the file since the read, its lines are carried exactly.
       const known = started === snapshot ? (held ? held.edits : []) : undefined;
-      const edits = known && known.length < MAX_EDITS_CARRIED ? [...known, r.lineSplices] : undefined;
+      let given = held?.given ?? GivenAnchors.none;
+      // Changed by something else since the anchors were given: their lines are followed.
+      if (started !== snapshot && snapshot !== undefined && given.size > 0)
+        given = given.throughChange(LineIndex.of(snapshot), LineIndex.of(started!));
       ctx.earlierAnchors.set(vp, {
         text: previous,
-        fresh: freshAnchors(r.diff),
+        given: given.throughEdit(r.lineSplices).with(anchorsShownIn(diff, true)),
         ...(held?.index ? { index: held.index } : {}),
-        ...(edits ? { edits } : {}),
+        ...(known ? { edits: withEdit(known, r.lineSplices) } : {}),
       });
     }
     ctx.anchors.set(out.resolved.virtualPath, out.plan.newText);
@@ -199,7 +196,7 @@ export const editLines: SandboxTool<EditLinesInput, EditLinesOutput> = {
       net_line_change: r.linesAfter - r.linesBefore,
       anchors_valid_through: r.anchorsValidThrough,
       must_refresh_from_line: r.mustRefreshFromLine,
-      diff: diffForModel(r.diff, ctx.limits.readMaxChars),
+      diff,
       auto_corrections: r.autoCorrections,
       warnings: [...warnings, ...r.warnings],
       baseline_continuity: continuity,

@@ -1,9 +1,11 @@
 import { z } from 'zod';
 import { ApprovalResult } from '../contract/approval-types.js';
+import { anchorsShownIn, GivenAnchors } from '../edit/given-anchors.js';
 import { renderHashedPage, renderHashedText } from '../edit/hashed-render.js';
 import { lineHashesAt } from '../edit/line-hash.js';
 import { shownAnchorsKey } from '../edit/line-hash-cache.js';
 import { readAnchors } from '../edit/read-anchors.js';
+import { LineIndex } from '../edit/resolve-anchor.js';
 import type { ResolvedPath } from '../sandbox/sandbox.js';
 import { fileTargetOf } from '../sandbox/target.js';
 import { blockedFrom } from './apply-write.js';
@@ -250,8 +252,8 @@ function pickPage(
  * replaces every earlier one. A page does not: the model still holds the anchors
  * an earlier read showed for the other lines, so when the file changed since that
  * read, it is kept to check them against (a twin's position anchor there can equal
- * the one this page would show for another line), with this page's anchors, which
- * name lines as numbered now.
+ * the one this page would show for another line), with this page's anchors and
+ * those given before it, each naming the line it was given for.
  */
 function rememberRead(ctx: ToolContext, virtualPath: string, text: string, content: string, whole: boolean) {
   const previous = ctx.anchors.get(virtualPath);
@@ -261,13 +263,13 @@ function rememberRead(ctx: ToolContext, virtualPath: string, text: string, conte
     ctx.earlierAnchors.delete(virtualPath);
     return;
   }
-  const fresh = new Set(previous === text && earlier ? earlier.fresh : []);
-  for (const m of content.matchAll(/^(\d+#[0-9a-f]+)\|/gm)) fresh.add(m[1]!);
   // A page of the version the toolset's own edits led to keeps their record; of another, not.
   const same = previous === text && earlier;
+  let given = earlier?.given ?? GivenAnchors.none;
+  if (!same && given.size > 0) given = given.throughChange(LineIndex.of(previous), LineIndex.of(text));
   ctx.earlierAnchors.set(virtualPath, {
     text: earlier?.text ?? previous,
-    fresh,
+    given: given.with(anchorsShownIn(content, false)),
     ...(earlier?.index ? { index: earlier.index } : {}),
     ...(same && earlier.edits ? { edits: earlier.edits } : {}),
   });
