@@ -1,7 +1,7 @@
 import type { ErrorCode } from '../contract/errors.js';
 import { type LineSplice, mapThroughEdits } from './edit-map.js';
 import { followLine } from './follow-line.js';
-import type { GivenAnchors, GoneReason } from './given-anchors.js';
+import type { Given, GivenAnchors, GoneReason } from './given-anchors.js';
 import { HashGroups } from './hash-groups.js';
 import { parseAnchor } from './line-edit-ops.js';
 import { hex, isLowEntropy, sameLineText } from './line-hash.js';
@@ -236,13 +236,18 @@ function shownLine(
 }
 
 /**
- * Resolves an anchor against what the model was shown, and only so: an anchor exactly
- * as a result or page since the read gave it names that line; one the read showed names
- * the read's line (another number with it is a slip; see shownLine), carried through
- * the toolset's own edits since. Either is followed into the file when something else
- * changed it (gone, edited or unsure: anchor_stale, never another line with the same
- * text). An `occurrence` counts the read's lines with that own hash. Any other anchor is
- * not one the model holds: refused, never looked up by its text.
+ * Resolves an anchor against what the model was shown, and only so. In order:
+ * - an anchor given since the read (a result, a later page) names the line it was given for;
+ * - one the read showed at that number names the read's line, carried through the toolset's
+ *   own edits since;
+ * - one given before the read (kept across a whole re-read) names its line: a line since
+ *   gone is refused rather than taken for a copy the re-read shows elsewhere;
+ * - a number that does not go with the hash is a slip when one surface shows the hash (see
+ *   shownLine; given anchors: when the read does not show it);
+ * - an anchor the file shows now at exactly that number (a neighbour an error suggested).
+ * A line is followed into the file when something else changed it (gone, edited or
+ * unsure: anchor_stale, never another line with the same text). An `occurrence` counts
+ * the read's lines with that own hash. Anything else is refused, never looked up by its text.
  */
 function resolveHeld(
   index: LineIndex,
@@ -253,9 +258,29 @@ function resolveHeld(
   fromAnchor: number | undefined,
 ): number {
   const { read, given } = held;
-  const was = given && fromAnchor !== undefined ? given.anchors.lookup(fromAnchor, hash) : undefined;
-  if (typeof was === 'number') return lineNow(given!.version, index, was, was + 1, request);
-  if (was !== undefined) throw stale(request, goneMessage(request, fromAnchor! - 1, was));
+  const number = fromAnchor ?? request.line;
+  const bare = request.occurrence === undefined;
+  const was = given && number !== undefined ? given.anchors.lookup(number, hash) : undefined;
+  const readAt = number !== undefined && bare && read.shownMatchesAt(number - 1, hash) ? number - 1 : -1;
+  // A short prefix two surfaces showed at one number names nothing for sure.
+  if (was === 'ambiguous' || (was !== undefined && readAt !== -1 && hash.length < 6))
+    throw stale(
+      request,
+      `Anchor ${request.raw} matches anchors shown for different lines at line ${number}; pass the whole six-digit anchor.`,
+    );
+  if (was !== undefined && !was.older) return givenLineNow(held, index, was, request);
+  if (readAt !== -1) return readLineNow(held, index, readAt, hint, request);
+  if (was !== undefined) return givenLineNow(held, index, was, request);
+  if (given && bare && hash.length >= 6 && !readHasLine(held, hash)) {
+    // Given with another number (a slip), or a bare hash: the one line given with it.
+    const live = given.anchors.withHash(hash).filter((g) => !g.older && typeof g.at === 'number');
+    if (new Set(live.map((g) => g.at)).size === 1) return givenLineNow(held, index, live[0]!, request);
+    if (live.length > 1)
+      throw stale(
+        request,
+        `Anchor ${request.raw}: that hash was shown for several lines; pass the whole LINE#HASH.`,
+      );
+  }
   const shown = shownLine(read, index, hash, request, hint);
   if (shown !== undefined) return readLineNow(held, index, shown, hint, request);
   if (request.occurrence !== undefined) {
@@ -272,6 +297,9 @@ function resolveHeld(
     if (read === index && hint === at + 1) return at;
     return checkEntropy(index, readLineNow(held, index, at, hint, request), hint, request, true);
   }
+  // Shown by the file as it is now, at exactly this number (an error's suggested neighbour).
+  if (fromAnchor !== undefined && hash.length >= 6 && index.shownMatchesAt(fromAnchor - 1, hash))
+    return fromAnchor - 1;
   const now = index.candidates(hash);
   // The candidates are listed by this file's anchors: only while it is the read the model
   // holds can they not be mistaken for the read's (the same string can name another line there).
@@ -281,6 +309,20 @@ function resolveHeld(
     request,
     `Anchor ${request.raw} is not one your latest hashed read or your edit_lines results since gave${one !== -1 ? ` (a line with that hash is at line ${one + 1} now, shown as ${one + 1}#${hex(index.shown[one]!, 6)}, but nothing shows it is the line you mean)` : ''}: it is from an earlier read, and the line it named cannot be told now. Re-read with read_file(hashes: true) and use the new anchors.`,
   );
+}
+
+/** Whether the read showed `hash` for a line that none of the toolset's own edits since replaced. */
+function readHasLine(held: HeldAnchors, hash: string): boolean {
+  const lines = held.read.shownLines(hash);
+  if (lines.length !== 1 || !held.edits) return lines.length > 0;
+  return mapThroughEdits(lines[0]!, held.edits) !== undefined;
+}
+
+/** The line an anchor was given for, in the file now; refused when it is gone. */
+function givenLineNow(held: HeldAnchors, index: LineIndex, was: Given, request: AnchorRequest) {
+  const shownAt = Number(was.anchor.slice(0, was.anchor.indexOf('#'))) - 1;
+  if (typeof was.at !== 'number') throw stale(request, goneMessage(request, shownAt, was.at));
+  return lineNow(held.given!.version, index, was.at, was.at + 1, request);
 }
 
 /** The refusal of an anchor several lines match. */

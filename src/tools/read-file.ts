@@ -259,7 +259,7 @@ function rememberRead(ctx: ToolContext, virtualPath: string, text: string, conte
   const previous = ctx.anchors.get(virtualPath);
   const earlier = ctx.earlierAnchors.get(virtualPath);
   ctx.anchors.set(virtualPath, text);
-  if (whole || previous === undefined || (earlier === undefined && previous === text)) {
+  if (previous === undefined || (earlier === undefined && previous === text)) {
     ctx.earlierAnchors.delete(virtualPath);
     return;
   }
@@ -267,6 +267,13 @@ function rememberRead(ctx: ToolContext, virtualPath: string, text: string, conte
   const same = previous === text && earlier;
   let given = earlier?.given ?? GivenAnchors.none;
   if (!same && given.size > 0) given = given.throughChange(LineIndex.of(previous), LineIndex.of(text));
+  if (whole) {
+    // This read is the one held now. The anchors given before it still name their lines
+    // (a line since gone is refused, not taken for a copy this read shows elsewhere).
+    if (given.size === 0) ctx.earlierAnchors.delete(virtualPath);
+    else ctx.earlierAnchors.set(virtualPath, { text, given: given.asOlder(), edits: [] });
+    return;
+  }
   ctx.earlierAnchors.set(virtualPath, {
     text: earlier?.text ?? previous,
     given: given.with(anchorsShownIn(content, false)),
