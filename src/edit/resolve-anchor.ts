@@ -271,11 +271,16 @@ function resolveHeld(
   if (was !== undefined && !was.older) return givenLineNow(held, index, was, request);
   if (readAt !== -1) return readLineNow(held, index, readAt, hint, request);
   if (was !== undefined) return givenLineNow(held, index, was, request);
-  if (given && bare && hash.length >= 6 && !readHasLine(held, hash)) {
+  // A bare hash the read showed too (for a line since replaced or not) could mean either line.
+  const readShows = number === undefined ? read.shownLines(hash).length > 0 : readHasLine(held, hash);
+  if (given && bare && hash.length >= 6 && !readShows) {
     // Given with another number (a slip), or a bare hash: the one line given with it.
-    const live = given.anchors.withHash(hash).filter((g) => !g.older && typeof g.at === 'number');
-    if (new Set(live.map((g) => g.at)).size === 1) return givenLineNow(held, index, live[0]!, request);
-    if (live.length > 1)
+    // Lines given with it since the read, gone ones included: the model may mean any of them.
+    const all = given.anchors.withHash(hash).filter((g) => !g.older);
+    const live = all.filter((g) => typeof g.at === 'number');
+    if (live.length > 0 && all.every((g) => g.at === live[0]!.at))
+      return givenLineNow(held, index, live[0]!, request);
+    if (all.length > 1)
       throw stale(
         request,
         `Anchor ${request.raw}: that hash was shown for several lines; pass the whole LINE#HASH.`,
@@ -297,8 +302,17 @@ function resolveHeld(
     if (read === index && hint === at + 1) return at;
     return checkEntropy(index, readLineNow(held, index, at, hint, request), hint, request, true);
   }
-  // Shown by the file as it is now, at exactly this number (an error's suggested neighbour).
-  if (fromAnchor !== undefined && hash.length >= 6 && index.shownMatchesAt(fromAnchor - 1, hash))
+  // Shown by the file as it is now, at exactly this number (an error's suggested neighbour),
+  // while nothing but the toolset's own edit_lines calls changed it since it last showed it:
+  // after any other change the anchor could be a forgotten one for a line since replaced.
+  const latest = held.given?.version ?? read;
+  if (
+    fromAnchor !== undefined &&
+    hash.length >= 6 &&
+    latest === index &&
+    (read === index || held.edits !== undefined) &&
+    index.shownMatchesAt(fromAnchor - 1, hash)
+  )
     return fromAnchor - 1;
   const now = index.candidates(hash);
   // The candidates are listed by this file's anchors: only while it is the read the model

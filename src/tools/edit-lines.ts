@@ -8,6 +8,7 @@ import { anchorsShownIn, GivenAnchors } from '../edit/given-anchors.js';
 import { type LineEditOp, LineEditOpSchema } from '../edit/line-edit-ops.js';
 import { shownAnchorsKey } from '../edit/line-hash-cache.js';
 import { LineIndex } from '../edit/resolve-anchor.js';
+import type { ResolvedPath } from '../sandbox/sandbox.js';
 import { applyWrite, writerApproval } from './apply-write.js';
 import { checkWriteSize, type LoadedFile } from './file-io.js';
 import { anchorsState, checkApprovedAnchors } from './file-state.js';
@@ -76,13 +77,15 @@ function targetPath(input: EditLinesInput): { path: string; warnings: string[] }
 
 function computeLines(
   ctx: ToolContext,
-  virtualPath: string,
+  resolved: ResolvedPath,
   file: LoadedFile | undefined,
   input: EditLinesInput,
 ) {
+  const { virtualPath } = resolved;
   if (!file) throw toolError('not_found', `${virtualPath} does not exist; create it with write_file.`);
-  const snapshot = ctx.anchors.get(virtualPath);
-  const earlier = ctx.earlierAnchors.get(virtualPath);
+  // What was shown is remembered per file (its real path): any spelling of it, links included.
+  const snapshot = ctx.anchors.get(resolved.hostPath);
+  const earlier = ctx.earlierAnchors.get(resolved.hostPath);
   const hashes = ctx.lineHashes.get(file.sha256);
   const shown = ctx.lineHashes.get(shownAnchorsKey(file.sha256));
   const result = applyLineEdits(file.text, input.operations as LineEditOp[], {
@@ -117,7 +120,7 @@ export const editLines: SandboxTool<EditLinesInput, EditLinesOutput> = {
   needsApproval(input, ctx: ToolContext) {
     const { path } = targetPath(input);
     return writerApproval(ctx, path, undefined, (resolved, current) => {
-      const result = computeLines(ctx, resolved.virtualPath, current, input);
+      const result = computeLines(ctx, resolved, current, input);
       checkWriteSize(ctx, resolved, result.newText);
       const diff = boundedUnifiedDiff(current!.text, result.newText, {
         oldPath: resolved.virtualPath,
@@ -142,7 +145,7 @@ export const editLines: SandboxTool<EditLinesInput, EditLinesOutput> = {
         diffCoarse: diff.coarse,
         operations: input.operations.length,
         summary: (input.operations as LineEditOp[]).map(summarize),
-        anchorsSha256: anchorsState(ctx, resolved.virtualPath),
+        anchorsSha256: anchorsState(ctx, resolved.hostPath),
         fileLines: countLines(current!.text),
         fileBytes: current!.bytes,
       };
@@ -154,8 +157,8 @@ export const editLines: SandboxTool<EditLinesInput, EditLinesOutput> = {
     const { path, warnings } = targetPath(input);
     let started: string | undefined;
     const out = await applyWrite(ctx, 'edit_lines', path, undefined, (current, resolved) => {
-      checkApprovedAnchors(ctx, resolved.virtualPath, current);
-      const result = computeLines(ctx, resolved.virtualPath, current, input);
+      checkApprovedAnchors(ctx, resolved, current);
+      const result = computeLines(ctx, resolved, current, input);
       started = current?.text;
       return { newText: result.newText, splice: result.splice, result };
     });
@@ -165,9 +168,9 @@ export const editLines: SandboxTool<EditLinesInput, EditLinesOutput> = {
     // first since the read, not this result) to resolve them against, and every anchor
     // given since with the line it was given for, carried to this result, plus the ones
     // this result shows the model (its diff as returned).
-    const vp = out.resolved.virtualPath;
-    const held = ctx.earlierAnchors.get(vp);
-    const snapshot = ctx.anchors.get(vp);
+    const key = out.resolved.hostPath;
+    const held = ctx.earlierAnchors.get(key);
+    const snapshot = ctx.anchors.get(key);
     const previous = held?.text ?? snapshot;
     if (previous !== undefined) {
       // While only these calls changed the file since the read, its lines are carried exactly.
@@ -176,14 +179,14 @@ export const editLines: SandboxTool<EditLinesInput, EditLinesOutput> = {
       // Changed by something else since the anchors were given: their lines are followed.
       if (started !== snapshot && snapshot !== undefined && given.size > 0)
         given = given.throughChange(LineIndex.of(snapshot), LineIndex.of(started!));
-      ctx.earlierAnchors.set(vp, {
+      ctx.earlierAnchors.set(key, {
         text: previous,
         given: given.throughEdit(r.lineSplices).with(anchorsShownIn(diff, true)),
         ...(held?.index ? { index: held.index } : {}),
         ...(known ? { edits: withEdit(known, r.lineSplices) } : {}),
       });
     }
-    ctx.anchors.set(out.resolved.virtualPath, out.plan.newText);
+    ctx.anchors.set(key, out.plan.newText);
     ctx.lineHashes.set(out.state.sha256, r.lineHashes.after);
     ctx.lineHashes.set(shownAnchorsKey(out.state.sha256), r.lineHashes.shownAfter);
     const continuity = ctx.writers.continuity(out.resolved.virtualPath, 'edit_lines');

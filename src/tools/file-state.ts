@@ -79,9 +79,9 @@ export function checkApprovedState(
   );
 }
 
-/** SHA-256 of the hashed read edit_lines resolves anchors against for a path (null: none yet). */
-export function anchorsState(ctx: ToolContext, virtualPath: string): string | null {
-  const snapshot = ctx.anchors.get(virtualPath);
+/** SHA-256 of the hashed read edit_lines resolves anchors against for a file (its real path; null: none yet). */
+export function anchorsState(ctx: ToolContext, hostPath: string): string | null {
+  const snapshot = ctx.anchors.get(hostPath);
   return snapshot === undefined ? null : sha256Hex(snapshot);
 }
 
@@ -92,11 +92,12 @@ export function anchorsState(ctx: ToolContext, virtualPath: string): string | nu
  */
 export function checkApprovedAnchors(
   ctx: ToolContext,
-  virtualPath: string,
+  resolved: ResolvedPath,
   current: KnownFile | undefined,
 ): void {
+  const { virtualPath } = resolved;
   const approved = ctx.approvedAnchorsSha256;
-  if (approved === undefined || anchorsState(ctx, virtualPath) === approved) return;
+  if (approved === undefined || anchorsState(ctx, resolved.hostPath) === approved) return;
   throw toolError(
     'stale_approval',
     `${virtualPath} was read again with hashes after the user approved this edit, so its anchors would resolve against a different read than the one the user was shown. Nothing was written. Re-read the file with hashes and make the call again.`,

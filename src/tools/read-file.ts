@@ -116,7 +116,7 @@ export const readFile: SandboxTool<ReadFileInput, ReadFileOutput> = {
     const truncated = endLine < total || page.cut;
     const content = page.lines === 0 ? '' : input.hashes ? hashedContent(ctx, file, page, start) : page.text;
     const state = ctx.state.record(resolved.virtualPath, file.sha256);
-    if (input.hashes) rememberRead(ctx, resolved.virtualPath, raw, content, start === 1 && !truncated);
+    if (input.hashes) rememberRead(ctx, resolved.hostPath, raw, content, start === 1 && !truncated);
     return {
       path: resolved.virtualPath,
       version: state.version,
@@ -255,12 +255,12 @@ function pickPage(
  * the one this page would show for another line), with this page's anchors and
  * those given before it, each naming the line it was given for.
  */
-function rememberRead(ctx: ToolContext, virtualPath: string, text: string, content: string, whole: boolean) {
-  const previous = ctx.anchors.get(virtualPath);
-  const earlier = ctx.earlierAnchors.get(virtualPath);
-  ctx.anchors.set(virtualPath, text);
+function rememberRead(ctx: ToolContext, key: string, text: string, content: string, whole: boolean) {
+  const previous = ctx.anchors.get(key);
+  const earlier = ctx.earlierAnchors.get(key);
+  ctx.anchors.set(key, text);
   if (previous === undefined || (earlier === undefined && previous === text)) {
-    ctx.earlierAnchors.delete(virtualPath);
+    ctx.earlierAnchors.delete(key);
     return;
   }
   // A page of the version the toolset's own edits led to keeps their record; of another, not.
@@ -270,11 +270,11 @@ function rememberRead(ctx: ToolContext, virtualPath: string, text: string, conte
   if (whole) {
     // This read is the one held now. The anchors given before it still name their lines
     // (a line since gone is refused, not taken for a copy this read shows elsewhere).
-    if (given.size === 0) ctx.earlierAnchors.delete(virtualPath);
-    else ctx.earlierAnchors.set(virtualPath, { text, given: given.asOlder(), edits: [] });
+    if (given.size === 0) ctx.earlierAnchors.delete(key);
+    else ctx.earlierAnchors.set(key, { text, given: given.asOlder(), edits: [] });
     return;
   }
-  ctx.earlierAnchors.set(virtualPath, {
+  ctx.earlierAnchors.set(key, {
     text: earlier?.text ?? previous,
     given: given.with(anchorsShownIn(content, false)),
     ...(earlier?.index ? { index: earlier.index } : {}),

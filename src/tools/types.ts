@@ -35,12 +35,14 @@ export interface ToolContext extends ToolCallContext {
   state: StateTracker;
   journal: ChangeJournal;
   writers: WriterTracker;
-  /** Text of each file as last read with hashes (edit_lines follows moved lines against it). */
+  /**
+   * Text of each file as last shown with anchors (a hashed read or an edit_lines result),
+   * by real host path: every spelling of a file, links included, shares it.
+   */
   anchors: Map<string, string>;
   /**
-   * Text of the hashed read before the edit_lines calls since (whose results renumbered
-   * lines): its anchors may still be in the model's hands, so edit_lines also resolves
-   * each anchor against it and refuses one that names a different line there.
+   * The hashed read the model holds when the file was shown again since (edit_lines
+   * results, later pages), with every anchor given since (by real host path).
    */
   earlierAnchors: Map<string, EarlierRead>;
   /** Line hashes of recent file contents by SHA-256, so edit_lines hashes a file once per version. */

@@ -42,6 +42,16 @@ describe('rt45: over-refusal of anchors from the latest surface', () => {
           },
         ],
       });
+      if (form === 'HASH') {
+        // A bare hash the read showed for the deleted foo(); and the result for the new one (rt46):
+        // either line could be meant, so it is refused and nothing changes.
+        expect(r.ok).toBe(false);
+        expect(r.error.code).toBe('anchor_stale');
+        expect(fs.readFileSync(file, 'utf8')).toBe(
+          text(['a();', 'b();', 'c();', 'd();', 'e();', 'f();', 'foo();', 'g();']),
+        );
+        return;
+      }
       expect(r.ok, `${r.error?.code}: ${r.error?.message}`).toBe(true);
       expect(fs.readFileSync(file, 'utf8')).toBe(
         text(['a();', 'b();', 'c();', 'd();', 'e();', 'f();', 'FOO();', 'g();']),
