@@ -9,6 +9,7 @@ import { readAnchors } from './read-anchors.js';
 import {
   AnchorError,
   type AnchorRequest,
+  type ChangeSeen,
   type HeldAnchors,
   LineIndex,
   lineCorrection,
@@ -184,7 +185,32 @@ export interface EarlierRead {
    * (see mapThroughEdits): the read's lines are carried to the last result exactly.
    */
   edits?: readonly (readonly LineSplice[])[];
+  /** The changes made elsewhere the toolset saw since the read (edits then count from the last one). */
+  via?: readonly ChangeSeen[];
+  /** More such changes than are kept: the read's lines are not followed (its anchors are refused). */
+  lost?: boolean;
 }
+
+/**
+ * The record of how the read's lines got to `to`, after a change made elsewhere the
+ * toolset saw (`from` → `to`): the changes seen so far plus this one (see ChangeSeen),
+ * or, past a few, `lost` (the read's anchors are then refused). `earlier` undefined:
+ * the read is `from` itself.
+ */
+export function afterChangeSeen(
+  earlier: Pick<EarlierRead, 'edits' | 'via' | 'lost'> | undefined,
+  from: LineIndex,
+  to: LineIndex,
+): Pick<EarlierRead, 'edits' | 'via' | 'lost'> {
+  const edits = earlier ? earlier.edits : [];
+  const via = [...(earlier?.via ?? []), { from, to, edits: edits ?? [] }];
+  // Each step keeps two versions of the file: a few, then the read is given up.
+  if (!edits || earlier?.lost || via.length > MAX_CHANGES_SEEN) return { lost: true };
+  return { via, edits: [] };
+}
+
+/** Changes made elsewhere followed exactly since a read, at most (each keeps two versions). */
+const MAX_CHANGES_SEEN = 4;
 
 /** What the model was shown: the read it holds, and the anchors given since (see HeldAnchors). */
 function heldAnchors(
@@ -198,7 +224,10 @@ function heldAnchors(
   return {
     read: earlier.index,
     ...(snapshot ? { given: { anchors: earlier.given, version: snapshot } } : {}),
-    ...(snapshot && earlier.edits ? { edits: earlier.edits } : {}),
+    ...(snapshot && earlier.edits
+      ? { edits: earlier.edits, ...(earlier.via ? { via: earlier.via } : {}) }
+      : {}),
+    ...(earlier.lost ? { lost: true } : {}),
   };
 }
 

@@ -1,6 +1,6 @@
 import { type LineSplice, mapThroughEdits } from './edit-map.js';
 import { followLine } from './follow-line.js';
-import { sameLineText } from './line-hash.js';
+import { hex, sameLineText } from './line-hash.js';
 import type { LineIndex } from './resolve-anchor.js';
 
 /** Why an anchor given earlier names no line now. */
@@ -103,6 +103,20 @@ export class GivenAnchors {
     return new GivenAnchors(lines);
   }
 
+  /** With anchors a read showed for lines the toolset can no longer follow (refused when used). */
+  withGone(anchors: Iterable<string>): GivenAnchors {
+    const lines = new Map(this.lines);
+    for (const anchor of anchors) {
+      lines.delete(anchor);
+      lines.set(anchor, { anchor, at: 'changed', older: false });
+    }
+    for (const oldest of lines.keys()) {
+      if (lines.size <= MAX_GIVEN) break;
+      lines.delete(oldest);
+    }
+    return new GivenAnchors(lines);
+  }
+
   /** Each line carried by `carry` (oldest first); lines already gone stay gone. */
   private map(carry: (at: number) => GivenLine): GivenAnchors {
     const lines = new Map<string, Given>();
@@ -127,5 +141,17 @@ export function anchorsShownIn(text: string, diff: boolean): Array<[string, numb
     const m = pattern.exec(line);
     if (m) out.push([`${m[1]}#${m[2]}`, Number(m[1]) - 1]);
   }
+  return out;
+}
+
+/**
+ * The anchors an earlier read showed that a new read of the file does not show at the
+ * same number (its lines moved, changed or went): the first MAX_GIVEN of them.
+ */
+export function anchorsNotShownAgain(earlier: LineIndex, now: LineIndex): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < earlier.count && out.length < MAX_GIVEN; i++)
+    if (i >= now.count || earlier.shown[i] !== now.shown[i])
+      out.push(`${i + 1}#${hex(earlier.shown[i]!, 6)}`);
   return out;
 }

@@ -144,8 +144,26 @@ export function neighbourAnchors(index: LineIndex, at: number, each = 3): string
 export interface HeldAnchors {
   read: LineIndex;
   given?: { anchors: GivenAnchors; version: LineIndex };
-  /** The toolset's own edits from the read to `given.version`, when nothing else came between. */
+  /**
+   * The toolset's own edits from the read (or from `via.to`) to `given.version`, when
+   * nothing else came between.
+   */
   edits?: readonly (readonly LineSplice[])[];
+  /** The changes made elsewhere that the toolset saw since the read, oldest first (see ChangeSeen). */
+  via?: readonly ChangeSeen[];
+  /** More such changes than are kept: the read's lines can no longer be followed. */
+  lost?: boolean;
+}
+
+/**
+ * A change to the file made elsewhere that the toolset saw (a page or an edit_lines call
+ * met a version it had not made): the version before it (`from`, reached from the
+ * previous step by the toolset's own `edits`) and after it (`to`).
+ */
+export interface ChangeSeen {
+  from: LineIndex;
+  to: LineIndex;
+  edits: readonly (readonly LineSplice[])[];
 }
 
 const stale = (request: AnchorRequest, message: string) =>
@@ -193,8 +211,11 @@ function lineNow(
 
 /**
  * Line `at` of the held read in the file now: carried exactly through the toolset's
- * own edits since (refused when one of them replaced it), then followed from the
- * latest version the toolset knows; without such a record, followed from the read.
+ * own edits since (refused when one of them replaced it), through each change made
+ * elsewhere the toolset saw in between (`via`: followed by a diff of the two versions
+ * it saw, so a line such a change deleted stays deleted whatever comes back later), then
+ * followed from the latest version the toolset knows; without such a record, followed
+ * from the read.
  */
 function readLineNow(
   held: HeldAnchors,
@@ -203,8 +224,20 @@ function readLineNow(
   hint: number | undefined,
   request: AnchorRequest,
 ): number {
+  if (held.lost)
+    throw stale(
+      request,
+      `Anchor ${request.raw}: the file was changed elsewhere too many times since your hashed read to follow line ${at + 1}. ${RE_READ}`,
+    );
   if (!held.edits || !held.given) return lineNow(held.read, index, at, hint, request);
-  const mapped = mapThroughEdits(at, held.edits);
+  let line = at;
+  for (const step of held.via ?? []) {
+    const before = mapThroughEdits(line, step.edits);
+    if (before === undefined) throw stale(request, goneMessage(request, at, 'replaced'));
+    line = followed(step.from, step.to, before, request);
+    if (line !== before) checkEntropy(step.to, line, before + 1, request);
+  }
+  const mapped = mapThroughEdits(line, held.edits);
   if (mapped === undefined) throw stale(request, goneMessage(request, at, 'replaced'));
   return lineNow(held.given.version, index, mapped, mapped + 1, request);
 }

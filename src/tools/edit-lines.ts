@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import type { LinesEditPayload } from '../contract/payloads.js';
-import { type AutoCorrection, applyLineEdits } from '../edit/apply-line-edits.js';
+import {
+  type AutoCorrection,
+  afterChangeSeen,
+  applyLineEdits,
+  type EarlierRead,
+} from '../edit/apply-line-edits.js';
 import { boundedUnifiedDiff, checkedChanges } from '../edit/bounded-diff.js';
 import { diffForModel } from '../edit/diff-for-model.js';
 import { withEdit } from '../edit/edit-map.js';
@@ -173,17 +178,29 @@ export const editLines: SandboxTool<EditLinesInput, EditLinesOutput> = {
     const snapshot = ctx.anchors.get(key);
     const previous = held?.text ?? snapshot;
     if (previous !== undefined) {
-      // While only these calls changed the file since the read, its lines are carried exactly.
-      const known = started === snapshot ? (held ? held.edits : []) : undefined;
       let given = held?.given ?? GivenAnchors.none;
-      // Changed by something else since the anchors were given: their lines are followed.
-      if (started !== snapshot && snapshot !== undefined && given.size > 0)
-        given = given.throughChange(LineIndex.of(snapshot), LineIndex.of(started!));
+      let record: Pick<EarlierRead, 'edits' | 'via' | 'lost'>;
+      if (started === snapshot || snapshot === undefined) {
+        // Only these calls changed the file since the read: its lines are carried exactly.
+        const prior = held ? held.edits : [];
+        record = prior
+          ? { edits: withEdit(prior, r.lineSplices), ...(held?.via ? { via: held.via } : {}) }
+          : held?.lost
+            ? { lost: true }
+            : {};
+      } else {
+        // Changed by something else since the toolset last showed it: lines are followed.
+        const from = LineIndex.of(snapshot);
+        const to = LineIndex.of(started!);
+        if (given.size > 0) given = given.throughChange(from, to);
+        const seen = afterChangeSeen(held, from, to);
+        record = seen.edits ? { ...seen, edits: withEdit(seen.edits, r.lineSplices) } : seen;
+      }
       ctx.earlierAnchors.set(key, {
         text: previous,
         given: given.throughEdit(r.lineSplices).with(anchorsShownIn(diff, true)),
         ...(held?.index ? { index: held.index } : {}),
-        ...(known ? { edits: withEdit(known, r.lineSplices) } : {}),
+        ...record,
       });
     }
     ctx.anchors.set(key, out.plan.newText);

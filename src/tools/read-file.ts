@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ApprovalResult } from '../contract/approval-types.js';
-import { anchorsShownIn, GivenAnchors } from '../edit/given-anchors.js';
+import { afterChangeSeen, type EarlierRead } from '../edit/apply-line-edits.js';
+import { anchorsNotShownAgain, anchorsShownIn, GivenAnchors } from '../edit/given-anchors.js';
 import { renderHashedPage, renderHashedText } from '../edit/hashed-render.js';
 import { lineHashesAt } from '../edit/line-hash.js';
 import { shownAnchorsKey } from '../edit/line-hash-cache.js';
@@ -247,6 +248,13 @@ function pickPage(
   return { text: text.slice(from, to), to, lines, cut: false };
 }
 
+/** How the held read's lines are carried, as recorded. */
+const recordOf = (earlier: EarlierRead): Pick<EarlierRead, 'edits' | 'via' | 'lost'> => ({
+  ...(earlier.edits ? { edits: earlier.edits } : {}),
+  ...(earlier.via ? { via: earlier.via } : {}),
+  ...(earlier.lost ? { lost: true } : {}),
+});
+
 /**
  * A hashed read's anchors are the ones in use now. A read of the whole file
  * replaces every earlier one. A page does not: the model still holds the anchors
@@ -266,10 +274,22 @@ function rememberRead(ctx: ToolContext, key: string, text: string, content: stri
   // A page of the version the toolset's own edits led to keeps their record; of another, not.
   const same = previous === text && earlier;
   let given = earlier?.given ?? GivenAnchors.none;
-  if (!same && given.size > 0) given = given.throughChange(LineIndex.of(previous), LineIndex.of(text));
+  let record: Pick<EarlierRead, 'edits' | 'via' | 'lost'> = same ? recordOf(earlier) : {};
+  if (!same) {
+    const from = LineIndex.of(previous);
+    const to = LineIndex.of(text);
+    if (given.size > 0) given = given.throughChange(from, to);
+    record = afterChangeSeen(earlier, from, to);
+  }
   if (whole) {
     // This read is the one held now. The anchors given before it still name their lines
-    // (a line since gone is refused, not taken for a copy this read shows elsewhere).
+    // (a line since gone is refused, not taken for a copy this read shows elsewhere), and
+    // those the read before it showed that this one does not are refused, not slipped.
+    const before = earlier?.text ?? previous;
+    if (before !== text)
+      given = given.withGone(
+        anchorsNotShownAgain(earlier?.index ?? LineIndex.of(before), LineIndex.of(text)),
+      );
     if (given.size === 0) ctx.earlierAnchors.delete(key);
     else ctx.earlierAnchors.set(key, { text, given: given.asOlder(), edits: [] });
     return;
@@ -278,6 +298,6 @@ function rememberRead(ctx: ToolContext, key: string, text: string, content: stri
     text: earlier?.text ?? previous,
     given: given.with(anchorsShownIn(content, false)),
     ...(earlier?.index ? { index: earlier.index } : {}),
-    ...(same && earlier.edits ? { edits: earlier.edits } : {}),
+    ...record,
   });
 }

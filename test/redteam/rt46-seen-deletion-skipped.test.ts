@@ -13,10 +13,8 @@ const text = (l: string[]) => `${l.join('\n')}\n`;
 
 describe('rt46: a deletion the toolset saw is skipped by the read→now diff', () => {
   for (const seen of ['edit_lines', 'page', 'none'] as const) {
-    // Open (noted in the issue): the held read is followed to the file now by one diff from the read,
-    // so a deletion the toolset saw in between is not known to that diff. Kept as an expected failure.
-    const run = seen === 'none' ? it : it.fails;
-    run(`u2 deleted outside, seen by ${seen}, then a new u2 written at line 1`, async () => {
+    // Fixed: the change the toolset saw is followed between the two versions it saw (ChangeSeen).
+    it(`u2 deleted outside, seen by ${seen}, then a new u2 written at line 1`, async () => {
       const { ts, file, vpath } = setup(text(U));
       const a = await readAnchors(ts, vpath);
       const b = a[1]!; // 2#B for u2

@@ -35,8 +35,8 @@ const act: fc.Arbitrary<Act> = fc.oneof(
   fc.record({ k: fc.constant('rep' as const), at: fc.nat(40), text: fc.nat(1000) }),
 );
 
-const REUSE = process.env.RT46_REUSE === '1';
-const WHOLE = process.env.RT46_WHOLE === '1';
+const REUSE = process.env.RT46_REUSE !== '0';
+const WHOLE = process.env.RT46_WHOLE !== '0';
 export const stats = { ok: 0, refused: 0 };
 const EOL = process.env.RT46_CRLF === '1' ? '\r\n' : '\n';
 const BOM = process.env.RT46_BOM === '1' ? '\uFEFF' : '';
