@@ -37,7 +37,7 @@ const act: fc.Arbitrary<Act> = fc.oneof(
 
 const REUSE = process.env.RT46_REUSE !== '0';
 const WHOLE = process.env.RT46_WHOLE !== '0';
-export const stats = { ok: 0, refused: 0 };
+const stats = { ok: 0, refused: 0 };
 const EOL = process.env.RT46_CRLF === '1' ? '\r\n' : '\n';
 const BOM = process.env.RT46_BOM === '1' ? '\uFEFF' : '';
 const text = (ls: L[]) => BOM + ls.map((l) => `${l.text}${EOL}`).join('');
