@@ -204,13 +204,17 @@ export function afterChangeSeen(
 ): Pick<EarlierRead, 'edits' | 'via' | 'lost'> {
   const edits = earlier ? earlier.edits : [];
   const via = [...(earlier?.via ?? []), { from, to, edits: edits ?? [] }];
-  // Each step keeps two versions of the file: a few, then the read is given up.
-  if (!edits || earlier?.lost || via.length > MAX_CHANGES_SEEN) return { lost: true };
+  // Each step keeps two versions of the file: a few (and not much text), then the read is given up.
+  const kept = via.reduce((n, step) => n + step.from.table.text.length + step.to.table.text.length, 0);
+  if (!edits || earlier?.lost || via.length > MAX_CHANGES_SEEN || kept > MAX_CHANGE_TEXT)
+    return { lost: true };
   return { via, edits: [] };
 }
 
 /** Changes made elsewhere followed exactly since a read, at most (each keeps two versions). */
 const MAX_CHANGES_SEEN = 4;
+/** Characters of those versions kept at most: 64 Mi (two versions of a 32 MB file). */
+const MAX_CHANGE_TEXT = 64 * 1024 * 1024;
 
 /** What the model was shown: the read it holds, and the anchors given since (see HeldAnchors). */
 function heldAnchors(
