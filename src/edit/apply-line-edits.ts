@@ -189,6 +189,8 @@ export interface EarlierRead {
   via?: readonly ChangeSeen[];
   /** More such changes than are kept: the read's lines are not followed (its anchors are refused). */
   lost?: boolean;
+  /** The latest version was met, not shown (see observeVersion): anchors it shows were not given. */
+  unshown?: boolean;
 }
 
 /**
@@ -232,6 +234,7 @@ function heldAnchors(
       ? { edits: earlier.edits, ...(earlier.via ? { via: earlier.via } : {}) }
       : {}),
     ...(earlier.lost ? { lost: true } : {}),
+    ...(earlier.unshown ? { unshown: true } : {}),
   };
 }
 

@@ -111,3 +111,35 @@ export function withEdit(
   const all = [...edits, splices];
   return all.length > EDITS_BEFORE_COMPOSING ? [composeEdits(all)] : all;
 }
+
+/** Lines in text[from, to): its newlines, plus one for a last line without one. */
+function linesIn(text: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = text.indexOf('\n', from); i !== -1 && i < to; i = text.indexOf('\n', i + 1)) n++;
+  return to > from && text.charCodeAt(to - 1) !== 10 ? n + 1 : n;
+}
+
+/**
+ * An edit of a text given as a splice (text[head, length - tail) replaced by `middle`)
+ * as the lines it replaced: the lines the splice touches, widened to whole lines, and
+ * how many lines stand there now. Every other line is the same line, moved or not.
+ */
+export function lineSpliceOf(
+  text: string,
+  splice: { head: number; middle: string; tail: number },
+): LineSplice {
+  const { head, middle } = splice;
+  const end = text.length - splice.tail;
+  const from = head === 0 ? 0 : text.lastIndexOf('\n', head - 1) + 1;
+  const lead = text.slice(from, head) + middle;
+  // The splice ends where a line starts and what it writes ends a line: that line is untouched.
+  const aligned = (end === 0 || text.charCodeAt(end - 1) === 10) && (lead === '' || lead.endsWith('\n'));
+  const newline = text.indexOf('\n', end);
+  const to = aligned ? end : newline === -1 ? text.length : newline + 1;
+  const start = from === 0 ? 0 : linesIn(text, 0, from);
+  return {
+    start,
+    end: start + linesIn(text, from, to),
+    count: linesIn(lead + text.slice(end, to), 0, lead.length + (to - end)),
+  };
+}

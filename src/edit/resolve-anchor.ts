@@ -153,6 +153,8 @@ export interface HeldAnchors {
   via?: readonly ChangeSeen[];
   /** More such changes than are kept: the read's lines can no longer be followed. */
   lost?: boolean;
+  /** The latest version the toolset knows was met by a load, not shown to the model. */
+  unshown?: boolean;
 }
 
 /**
@@ -343,6 +345,7 @@ function resolveHeld(
     fromAnchor !== undefined &&
     hash.length >= 6 &&
     latest === index &&
+    !held.unshown &&
     (read === index || held.edits !== undefined) &&
     index.shownMatchesAt(fromAnchor - 1, hash)
   )

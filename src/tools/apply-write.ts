@@ -18,6 +18,7 @@ import {
   resolvedField,
   throughLinks,
 } from './file-state.js';
+import { observeOwnEdit, observeVersion } from './shown-versions.js';
 import { toErrorInfo } from './tool-error.js';
 import type { FileState, ToolContext } from './types.js';
 
@@ -97,7 +98,13 @@ export interface WriteOutcome<P> {
  * `whileSaving` (work only the result needs) runs while the disk syncs the write.
  */
 export async function applyWrite<
-  P extends { newText: string; splice?: TextSplice; whileSaving?: () => void },
+  P extends {
+    newText: string;
+    splice?: TextSplice;
+    whileSaving?: () => void;
+    /** The tool records what it showed of the new version itself (edit_lines). */
+    recordsAnchors?: boolean;
+  },
 >(
   ctx: ToolContext,
   toolName: string,
@@ -132,6 +139,11 @@ export async function applyWrite<
         : {}),
     });
     ctx.writers.record(resolved.virtualPath, toolName);
+    // Anchors given for this file stay bound to their lines through this change.
+    if (!plan.recordsAnchors) {
+      if (before) observeOwnEdit(ctx, resolved.hostPath, before.text, plan.newText, plan.splice);
+      else observeVersion(ctx, resolved.hostPath, plan.newText);
+    }
     const state = ctx.state.record(resolved.virtualPath, saved.sha256);
     return { resolved, before, plan, state, bytes: saved.bytes, created: saved.created };
   });

@@ -165,7 +165,7 @@ export const editLines: SandboxTool<EditLinesInput, EditLinesOutput> = {
       checkApprovedAnchors(ctx, resolved, current);
       const result = computeLines(ctx, resolved, current, input);
       started = current?.text;
-      return { newText: result.newText, splice: result.splice, result };
+      return { newText: result.newText, splice: result.splice, result, recordsAnchors: true };
     });
     const r = out.plan.result;
     const diff = diffForModel(r.diff, ctx.limits.readMaxChars);

@@ -9,6 +9,7 @@ import { decodeText, type FileBytes, readFileBytes, readTextFile } from '../fs/r
 import { sha256Hex } from '../fs/state-tracker.js';
 import type { ResolvedPath } from '../sandbox/sandbox.js';
 import { type Bounds, destinationTaken, moveEntry, parentOf } from './move-entry.js';
+import { observeVersion } from './shown-versions.js';
 import { toolError } from './tool-error.js';
 import type { ToolContext } from './types.js';
 
@@ -71,10 +72,13 @@ export async function loadFile(ctx: ToolContext, resolved: ResolvedPath): Promis
     const text = decodeText(staged.data, resolved.virtualPath);
     return { text, bytes: staged.data.length, sha256: staged.sha256, mode: staged.mode, data: staged.data };
   }
-  return readTextFile(resolved.hostPath, resolved.mount.realRoot, {
+  const file = await readTextFile(resolved.hostPath, resolved.mount.realRoot, {
     maxBytes: maxBytesFor(ctx, resolved),
     displayPath: resolved.virtualPath,
   });
+  // A version of a file the toolset gave anchors for, met by any tool: a change it saw.
+  if (file) observeVersion(ctx, resolved.hostPath, file.text);
+  return file;
 }
 
 /**

@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { composeEdits, type LineSplice, mapThroughEdits, withEdit } from '../../src/edit/edit-map.js';
+import {
+  composeEdits,
+  type LineSplice,
+  lineSpliceOf,
+  mapThroughEdits,
+  withEdit,
+} from '../../src/edit/edit-map.js';
+import { LineTable } from '../../src/edit/line-table.js';
 
 /** Applies one sorted splice list to lines, each new line given a fresh id (what an edit does). */
 function apply(lines: readonly number[], splices: readonly LineSplice[], fresh: () => number): number[] {
@@ -73,5 +80,37 @@ describe('composeEdits', () => {
     expect(mapThroughEdits(2, edits)).toBeUndefined();
     expect(mapThroughEdits(3, edits)).toBe(3);
     expect(mapThroughEdits(1, edits)).toBe(1);
+  });
+});
+
+describe('lineSpliceOf', () => {
+  const piece = fc.constantFrom('a', 'b', '\n', '\r\n', 'xy', '');
+  it('every line outside the splice is the same line in the new text, at its mapped place', () => {
+    fc.assert(
+      fc.property(
+        fc.array(piece, { maxLength: 12 }).map((p) => p.join('')),
+        fc.nat(),
+        fc.nat(),
+        fc.array(piece, { maxLength: 5 }).map((p) => p.join('')),
+        (text, a, b, middle) => {
+          const head = a % (text.length + 1);
+          const tail = b % (text.length - head + 1);
+          const next = text.slice(0, head) + middle + text.slice(text.length - tail);
+          const s = lineSpliceOf(text, { head, middle, tail });
+          const oldLines = new LineTable(text);
+          const newLines = new LineTable(next);
+          expect(newLines.count).toBe(oldLines.count - (s.end - s.start) + s.count);
+          for (let i = 0; i < oldLines.count; i++) {
+            const at = mapThroughEdits(i, [[s]]);
+            if (at === undefined) {
+              expect(i >= s.start && i < s.end).toBe(true);
+              continue;
+            }
+            expect(newLines.line(at)).toBe(oldLines.line(i));
+          }
+        },
+      ),
+      { numRuns: 2000 },
+    );
   });
 });
