@@ -43,7 +43,10 @@ export function observeOwnEdit(
 ): void {
   if (!ctx.anchors.has(key)) return;
   observeVersion(ctx, key, before);
-  if (!splice) return observeVersion(ctx, key, after);
+  if (!splice) {
+    observeVersion(ctx, key, after);
+    return;
+  }
   const splices: LineSplice[] = [lineSpliceOf(before, splice)];
   const held = ctx.earlierAnchors.get(key);
   ctx.earlierAnchors.set(key, {
