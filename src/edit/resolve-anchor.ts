@@ -241,7 +241,12 @@ function readLineNow(
   }
   const mapped = mapThroughEdits(line, held.edits);
   if (mapped === undefined) throw stale(request, goneMessage(request, at, 'replaced'));
-  return lineNow(held.given.version, index, mapped, mapped + 1, request);
+  const now = lineNow(held.given.version, index, mapped, mapped + 1, request);
+  // Diffs through changes seen can pair copies of a line one way, a diff from the read
+  // another (copies made elsewhere leave identity open): followed only where both agree.
+  if (held.via?.length && followLine(held.read, index, at) !== now)
+    throw stale(request, goneMessage(request, at, 'unsure'));
+  return now;
 }
 
 /**

@@ -79,10 +79,16 @@ export function checkApprovedState(
   );
 }
 
-/** SHA-256 of the hashed read edit_lines resolves anchors against for a file (its real path; null: none yet). */
+/**
+ * What edit_lines resolves anchors against for a file (its real path; null: none yet),
+ * as a SHA-256: the hashed read held and the latest version known. Another hashed read
+ * changes it even when the file did not change (the read held is then another one).
+ */
 export function anchorsState(ctx: ToolContext, hostPath: string): string | null {
   const snapshot = ctx.anchors.get(hostPath);
-  return snapshot === undefined ? null : sha256Hex(snapshot);
+  if (snapshot === undefined) return null;
+  const read = ctx.earlierAnchors.get(hostPath)?.text;
+  return read === undefined ? sha256Hex(snapshot) : sha256Hex(`${sha256Hex(read)}:${sha256Hex(snapshot)}`);
 }
 
 /**
