@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { withFileLock } from '../../fs/file-lock.js';
-import { pruned } from './memory-store.js';
+import { laterOf, pruned } from './memory-store.js';
 import type {
   DeferredApprovalRecord,
   DeferredApprovalStore,
@@ -80,7 +80,12 @@ export class JsonFileDeferredStore implements DeferredApprovalStore {
   settle(key: string, tombstone: DeferredTombstone): Promise<DeferredApprovalRecord | undefined> {
     return this.locked(key, async (file) => {
       const known = await this.entryOf(file);
-      if (known && 'state' in known) return undefined;
+      if (known && 'state' in known) {
+        // A later denial (or claim) keeps the id settled for as long as its own tombstone would.
+        const later = laterOf(known, tombstone);
+        if (later !== known) await this.write(this.tombOf(file), later);
+        return undefined;
+      }
       // Tombstone first: a crash between the two leaves the tombstone winning.
       await this.write(this.tombOf(file), tombstone);
       await fs.rm(file, { force: true });

@@ -26,7 +26,11 @@ export class MemoryDeferredStore implements DeferredApprovalStore {
     // No await between reading and replacing: one settle at a time gets the record.
     const text = this.entries.get(key);
     const known = text === undefined ? undefined : (JSON.parse(text) as DeferredEntry);
-    if (known && isTombstone(known)) return undefined;
+    if (known && isTombstone(known)) {
+      // A later denial (or claim) keeps the id settled for as long as its own tombstone would.
+      this.entries.set(key, JSON.stringify(laterOf(known, tombstone)));
+      return undefined;
+    }
     this.entries.set(key, JSON.stringify(tombstone));
     return known;
   }
@@ -38,6 +42,13 @@ export class MemoryDeferredStore implements DeferredApprovalStore {
       else if (next !== 'keep') this.entries.set(key, JSON.stringify(next));
     }
   }
+}
+
+/** `known` (state and all), kept until the later of the two tombstones' keepUntil. */
+export function laterOf(known: DeferredTombstone, next: DeferredTombstone): DeferredTombstone {
+  return Date.parse(next.keepUntil) > Date.parse(known.keepUntil)
+    ? { ...known, keepUntil: next.keepUntil }
+    : known;
 }
 
 /** What pruning makes of an entry: kept, turned into an `expired` tombstone, or dropped (undefined). */

@@ -56,8 +56,9 @@ export interface DeferredApprovalStore {
   get(key: string): Promise<DeferredEntry | undefined>;
   /**
    * Puts the tombstone in place of the key's record and returns that record (at
-   * most one caller gets it). An existing tombstone is kept; with no entry the
-   * tombstone is written and undefined returned.
+   * most one caller gets it). An existing tombstone is kept (its keepUntil moved to the
+   * new one's when that is later); with no entry the tombstone is written and undefined
+   * returned.
    */
   settle(key: string, tombstone: DeferredTombstone): Promise<DeferredApprovalRecord | undefined>;
   /** Records expired before `now` become `expired` tombstones kept `keepMs`; tombstones past keepUntil go. */
