@@ -1,22 +1,16 @@
 import { z } from 'zod';
 import type { LinesEditPayload } from '../contract/payloads.js';
-import {
-  type AutoCorrection,
-  afterChangeSeen,
-  applyLineEdits,
-  type EarlierRead,
-} from '../edit/apply-line-edits.js';
+import { type AutoCorrection, applyLineEdits } from '../edit/apply-line-edits.js';
 import { boundedUnifiedDiff, checkedChanges } from '../edit/bounded-diff.js';
 import { diffForModel } from '../edit/diff-for-model.js';
-import { withEdit } from '../edit/edit-map.js';
 import { anchorsShownIn, GivenAnchors } from '../edit/given-anchors.js';
 import { type LineEditOp, LineEditOpSchema } from '../edit/line-edit-ops.js';
 import { shownAnchorsKey } from '../edit/line-hash-cache.js';
-import { LineIndex } from '../edit/resolve-anchor.js';
 import type { ResolvedPath } from '../sandbox/sandbox.js';
 import { applyWrite, writerApproval } from './apply-write.js';
 import { checkWriteSize, type LoadedFile } from './file-io.js';
 import { anchorsState, checkApprovedAnchors } from './file-state.js';
+import { observeVersion, withOwnEdit } from './shown-versions.js';
 import { countLines } from './text-stats.js';
 import { toolError } from './tool-error.js';
 import { NONEMPTY_PATH, type SandboxTool, type ToolContext } from './types.js';
@@ -174,33 +168,16 @@ export const editLines: SandboxTool<EditLinesInput, EditLinesOutput> = {
     // given since with the line it was given for, carried to this result, plus the ones
     // this result shows the model (its diff as returned).
     const key = out.resolved.hostPath;
+    // The version this call started from, if no load recorded it (staged content): a change seen.
+    if (started !== undefined) observeVersion(ctx, key, started);
     const held = ctx.earlierAnchors.get(key);
-    const snapshot = ctx.anchors.get(key);
-    const previous = held?.text ?? snapshot;
+    const previous = held?.text ?? ctx.anchors.get(key);
     if (previous !== undefined) {
-      let given = held?.given ?? GivenAnchors.none;
-      let record: Pick<EarlierRead, 'edits' | 'via' | 'lost'>;
-      if (started === snapshot || snapshot === undefined) {
-        // Only these calls changed the file since the read: its lines are carried exactly.
-        const prior = held ? held.edits : [];
-        record = prior
-          ? { edits: withEdit(prior, r.lineSplices), ...(held?.via ? { via: held.via } : {}) }
-          : held?.lost
-            ? { lost: true }
-            : {};
-      } else {
-        // Changed by something else since the toolset last showed it: lines are followed.
-        const from = LineIndex.of(snapshot);
-        const to = LineIndex.of(started!);
-        if (given.size > 0) given = given.throughChange(from, to);
-        const seen = afterChangeSeen(held, from, to);
-        record = seen.edits ? { ...seen, edits: withEdit(seen.edits, r.lineSplices) } : seen;
-      }
       ctx.earlierAnchors.set(key, {
         text: previous,
-        given: given.throughEdit(r.lineSplices).with(anchorsShownIn(diff, true)),
+        given: (held?.given ?? GivenAnchors.none).throughEdit(r.lineSplices).with(anchorsShownIn(diff, true)),
         ...(held?.index ? { index: held.index } : {}),
-        ...record,
+        ...(held ? withOwnEdit(held, r.lineSplices) : { edits: [r.lineSplices] }),
       });
     }
     ctx.anchors.set(key, out.plan.newText);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ApprovalResult } from '../contract/approval-types.js';
-import { afterChangeSeen, type EarlierRead } from '../edit/apply-line-edits.js';
-import { anchorsNotShownAgain, anchorsShownIn, GivenAnchors } from '../edit/given-anchors.js';
+import type { EarlierRead } from '../edit/apply-line-edits.js';
+import { anchorsNotShownAgain, anchorsShownIn } from '../edit/given-anchors.js';
 import { renderHashedPage, renderHashedText } from '../edit/hashed-render.js';
 import { lineHashesAt } from '../edit/line-hash.js';
 import { shownAnchorsKey } from '../edit/line-hash-cache.js';
@@ -20,6 +20,7 @@ import {
   throughLinks,
 } from './file-state.js';
 import { type ReadVersion, versionOf } from './read-versions.js';
+import { observeVersion } from './shown-versions.js';
 import { countLines } from './text-stats.js';
 import { toolError } from './tool-error.js';
 import { NONEMPTY_PATH, type SandboxTool, type ToolContext } from './types.js';
@@ -264,40 +265,33 @@ const recordOf = (earlier: EarlierRead): Pick<EarlierRead, 'edits' | 'via' | 'lo
  * those given before it, each naming the line it was given for.
  */
 function rememberRead(ctx: ToolContext, key: string, text: string, content: string, whole: boolean) {
-  const previous = ctx.anchors.get(key);
+  // The read held until now (for a whole read: the one this replaces).
+  const held = ctx.earlierAnchors.get(key);
+  const before = held?.text ?? ctx.anchors.get(key);
+  const beforeIndex = held?.index;
+  // A version this read met that no load recorded (the version cache skips loading): a change seen.
+  observeVersion(ctx, key, text);
   const earlier = ctx.earlierAnchors.get(key);
   ctx.anchors.set(key, text);
-  if (previous === undefined || (earlier === undefined && previous === text)) {
+  if (before === undefined || earlier === undefined) {
     ctx.earlierAnchors.delete(key);
     return;
   }
-  // A page of the version the toolset's own edits led to keeps their record; of another, not.
-  const same = previous === text && earlier;
-  let given = earlier?.given ?? GivenAnchors.none;
-  let record: Pick<EarlierRead, 'edits' | 'via' | 'lost'> = same ? recordOf(earlier) : {};
-  if (!same) {
-    const from = LineIndex.of(previous);
-    const to = LineIndex.of(text);
-    if (given.size > 0) given = given.throughChange(from, to);
-    record = afterChangeSeen(earlier, from, to);
-  }
+  let given = earlier.given;
   if (whole) {
     // This read is the one held now. The anchors given before it still name their lines
     // (a line since gone is refused, not taken for a copy this read shows elsewhere), and
     // those the read before it showed that this one does not are refused, not slipped.
-    const before = earlier?.text ?? previous;
     if (before !== text)
-      given = given.withGone(
-        anchorsNotShownAgain(earlier?.index ?? LineIndex.of(before), LineIndex.of(text)),
-      );
+      given = given.withGone(anchorsNotShownAgain(beforeIndex ?? LineIndex.of(before), LineIndex.of(text)));
     if (given.size === 0) ctx.earlierAnchors.delete(key);
     else ctx.earlierAnchors.set(key, { text, given: given.asOlder(), edits: [] });
     return;
   }
   ctx.earlierAnchors.set(key, {
-    text: earlier?.text ?? previous,
+    text: earlier.text,
     given: given.with(anchorsShownIn(content, false)),
-    ...(earlier?.index ? { index: earlier.index } : {}),
-    ...record,
+    ...(earlier.index ? { index: earlier.index } : {}),
+    ...recordOf(earlier),
   });
 }

@@ -53,14 +53,14 @@ export function observeOwnEdit(
     text: held?.text ?? before,
     given: (held?.given ?? GivenAnchors.none).throughEdit(splices),
     ...(held?.index ? { index: held.index } : {}),
-    ...(held ? carried(held, splices) : { edits: [splices] }),
+    ...(held ? withOwnEdit(held, splices) : { edits: [splices] }),
     unshown: true,
   });
   ctx.anchors.set(key, after);
 }
 
 /** How the read's lines are carried once `splices` are applied too. */
-function carried(
+export function withOwnEdit(
   held: EarlierRead,
   splices: readonly LineSplice[],
 ): Pick<EarlierRead, 'edits' | 'via' | 'lost'> {
