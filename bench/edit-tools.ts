@@ -36,7 +36,9 @@ export async function benchEditTools(sizes: number[], pairs: number): Promise<Ro
     };
     const newToolset = () =>
       new FileSystemToolset(Sandbox.fromDirectory(dir, { mode: 'rw', writeApproval: false }), {
-        limits: { readMaxLines: 100_000_000, readMaxChars: 4_000_000_000, maxFileBytes: 1 << 30 },
+        // Shipped read limits (only one line is read): a raised readMaxChars would put the
+        // whole file in patch_file's result, a cost no default setup pays.
+        limits: { maxFileBytes: 1 << 30 },
       });
     const toolset = newToolset();
     const label = `${size.toLocaleString('en')} lines`;

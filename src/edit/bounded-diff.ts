@@ -300,6 +300,8 @@ export function boundedUnifiedDiff(
      * newText as oldText with [head, length - tail) replaced by `middle`, when the caller
      * has it apart: then only a window of lines around the change is compared, and
      * newText itself is not read (reading a big text joined from pieces copies it whole).
+     * Without `known`, the splice's ends are the known shared ends: the change is shown
+     * where the splice made it.
      */
     splice?: TextSplice;
     /** Lines before the texts given (they are slices of bigger ones): hunk headers count from there. */
@@ -324,7 +326,9 @@ export function boundedUnifiedDiff(
   }
   // Large files differ in a small region: cut the shared head and tail by string comparison
   // first, so only the changed middle (plus context) is ever split into lines.
-  const cut = sharedEnds(oldText, newText, context, options.known ?? { head: 0, tail: 0 });
+  const known = options.known ??
+    (options.splice ? { head: options.splice.head, tail: options.splice.tail } : { head: 0, tail: 0 });
+  const cut = sharedEnds(oldText, newText, context, known);
   const a = new LineTable(oldText.slice(cut.head, oldText.length - cut.tail));
   const b = new LineTable(newText.slice(cut.head, newText.length - cut.tail));
   const firstLine = (options.firstLine ?? 0) + cut.lineOffset;

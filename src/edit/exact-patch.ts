@@ -58,12 +58,14 @@ const SMALL = 1 << 16;
 export function addedBlock(block: string, eol: '\n' | '\r\n'): string {
   const cr = eol === '\r\n';
   if (block.length < SMALL) return block.replaceAll('\n+', eol) + (cr ? '\r' : '');
-  const ascii = Buffer.byteLength(block, 'utf8') === block.length;
-  const from = ascii ? Buffer.from(block, 'latin1') : Buffer.from(block, 'utf16le');
-  const units = ascii ? from : new Uint16Array(from.buffer, from.byteOffset, from.length >> 1);
-  // Each newline drops the `+` after it, so LF output is written over the input as it is read;
+  if (Buffer.byteLength(block, 'utf8') === block.length) {
+    const bytes = Buffer.from(block, 'latin1');
+    return cr ? asciiCrlf(bytes) : asciiLf(bytes);
+  }
+  const from = Buffer.from(block, 'utf16le');
+  const units = new Uint16Array(from.buffer, from.byteOffset, from.length >> 1);
   // CRLF adds a CR before each newline and at the end: never longer than 2× the input.
-  const out = !cr ? units : ascii ? Buffer.allocUnsafe(units.length * 2) : new Uint16Array(units.length * 2);
+  const out = cr ? new Uint16Array(units.length * 2) : units;
   let j = 0;
   for (let i = 0; i < units.length; i++) {
     const c = units[i]!;
@@ -74,8 +76,36 @@ export function addedBlock(block: string, eol: '\n' | '\r\n'): string {
     } else out[j++] = c;
   }
   if (cr) out[j++] = 13;
-  if (ascii) return (out as Buffer).toString('latin1', 0, j);
   return Buffer.from(out.buffer, out.byteOffset, j * 2).toString('utf16le');
+}
+
+// One loop per case, each over one array type: a loop shared by several runs slower.
+
+/** ASCII block, LF file: each newline drops the `+` after it, written over the input as it is read. */
+function asciiLf(bytes: Buffer): string {
+  let j = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    const c = bytes[i]!;
+    bytes[j++] = c;
+    if (c === 10) i++;
+  }
+  return bytes.latin1Slice(0, j);
+}
+
+/** ASCII block, CRLF file: a CR before each newline and at the end. */
+function asciiCrlf(bytes: Buffer): string {
+  const out = Buffer.allocUnsafe(bytes.length * 2 + 1);
+  let j = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    const c = bytes[i]!;
+    if (c === 10) {
+      out[j++] = 13;
+      i++;
+    }
+    out[j++] = c;
+  }
+  out[j++] = 13;
+  return out.latin1Slice(0, j);
 }
 
 export interface ExactPlan {

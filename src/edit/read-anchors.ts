@@ -25,6 +25,16 @@ class PrefixCounts {
   count(prefix: number): number {
     return this.counts[this.slot(prefix)]!;
   }
+  /** Whether `prefix` was added (a lookup that, unlike count, adds no slot). */
+  has(prefix: number): boolean {
+    const key = prefix + 1;
+    let s = Math.imul(prefix, 0x9e3779b1) & this.mask;
+    while (this.keys[s] !== 0) {
+      if (this.keys[s] === key) return this.counts[s]! > 0;
+      s = (s + 1) & this.mask;
+    }
+    return false;
+  }
 }
 
 /** Prefixes are 24 bits: the top 8 pick a bucket, the low 16 a bit in that bucket's table. */
@@ -279,14 +289,14 @@ function tableCounting(hashes: Uint32Array): Counting {
       const unique = new Uint8Array(contexts.length);
       for (let k = 0; k < contexts.length; k++) {
         const c = contexts[k]! >>> 8;
-        unique[k] = counts.count(c) === 1 && plain.count(c) === 0 ? 1 : 0;
+        unique[k] = counts.count(c) === 1 && !plain.has(c) ? 1 : 0;
       }
       return unique;
     },
     linePrefixes() {
-      const set = new Set<number>();
-      for (let i = 0; i < hashes.length; i++) set.add(hashes[i]! >>> 8);
-      return set;
+      // The lines' prefixes are in `plain` already; only the few added later need a set.
+      const added = new Set<number>();
+      return { has: (p) => plain.has(p) || added.has(p), add: (p) => added.add(p) };
     },
   };
 }

@@ -154,6 +154,9 @@ describe('rt33 edit_file replace_all, fuzzy levels', () => {
       fc.asyncProperty(argsArb, async (args) => {
         const { r, lines, shown: truth, slipFallback } = await attack(...args);
         if (!r.outcome.ok || slipFallback) return;
+        // A last line '' with no final newline is no line at all: the text ends with its line
+        // ending, and the line-by-line truth would count a line the diff cannot show.
+        if (!args[7] && lines.at(-1) === '') return;
         expect(r.payload.matchLevel).toBe(args[2]);
         if (r.payload.diffCoarse) return; // documented: over the time budget (a loaded machine)
         expect(checkAgainstTruth(r.payload.unifiedDiff, lines, truth), JSON.stringify(args)).toEqual([]);
