@@ -326,7 +326,8 @@ export function boundedUnifiedDiff(
   }
   // Large files differ in a small region: cut the shared head and tail by string comparison
   // first, so only the changed middle (plus context) is ever split into lines.
-  const known = options.known ??
+  const known =
+    options.known ??
     (options.splice ? { head: options.splice.head, tail: options.splice.tail } : { head: 0, tail: 0 });
   const cut = sharedEnds(oldText, newText, context, known);
   const a = new LineTable(oldText.slice(cut.head, oldText.length - cut.tail));

@@ -89,7 +89,7 @@ function asciiLf(bytes: Buffer): string {
     bytes[j++] = c;
     if (c === 10) i++;
   }
-  return bytes.latin1Slice(0, j);
+  return bytes.toString('latin1', 0, j);
 }
 
 /** ASCII block, CRLF file: a CR before each newline and at the end. */
@@ -105,7 +105,7 @@ function asciiCrlf(bytes: Buffer): string {
     out[j++] = c;
   }
   out[j++] = 13;
-  return out.latin1Slice(0, j);
+  return out.toString('latin1', 0, j);
 }
 
 export interface ExactPlan {
