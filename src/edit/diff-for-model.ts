@@ -1,3 +1,4 @@
+import { boundaryAtOrBefore } from '../text/text-slices.js';
 import { commonLength } from './common-length.js';
 
 /**
@@ -26,7 +27,8 @@ export function diffForModel(diff: string, maxChars: number): string {
     // The note for the lines after this one must still fit after it.
     if (next + (i + 1 < total ? cutNote(next, total - i - 1).length : 0) > maxChars) {
       out.push(fitted(cutNote(used, total - i), maxChars - used));
-      return out.join('\n').slice(0, maxChars);
+      const shown = out.join('\n');
+      return shown.slice(0, boundaryAtOrBefore(shown, maxChars));
     }
     out.push(shown);
     used = next;

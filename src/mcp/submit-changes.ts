@@ -17,6 +17,7 @@ import {
   submitChanges,
 } from '../staging/submit-changes.js';
 import { sanitizeLine } from '../terminal/sanitize.js';
+import { boundaryAtOrBefore } from '../text/text-slices.js';
 import type { FileSystemToolset } from '../tools/filesystem-toolset.js';
 import { escapeMarkdown, fenceFor } from './payload-text.js';
 
@@ -95,7 +96,7 @@ function reviewElicitation(set: ChangeSet, summary?: string): ElicitRequestFormP
   });
   let message = parts.join('\n');
   if (message.length > MAX_MESSAGE_CHARS)
-    message = `${message.slice(0, MAX_MESSAGE_CHARS)}\n[… diff cut here; the file list and the form are complete]`;
+    message = `${message.slice(0, boundaryAtOrBefore(message, MAX_MESSAGE_CHARS))}\n[… diff cut here; the file list and the form are complete]`;
   return {
     mode: 'form',
     message,

@@ -6,10 +6,18 @@
  */
 export function* textSlices(text: string, size: number): Generator<string> {
   for (let at = 0; at < text.length; ) {
-    let end = Math.min(text.length, at + size);
-    const last = text.charCodeAt(end - 1);
-    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end--;
+    const end = boundaryAtOrBefore(text, Math.min(text.length, at + size));
     yield text.slice(at, end);
     at = end;
   }
+}
+
+/**
+ * `at`, or `at - 1` when `at` falls between the two halves of a surrogate pair: a cut
+ * there keeps whole characters on both sides (a lone half is ill-formed text).
+ */
+export function boundaryAtOrBefore(text: string, at: number): number {
+  if (at <= 0 || at >= text.length) return at;
+  const before = text.charCodeAt(at - 1);
+  return before >= 0xd800 && before <= 0xdbff ? at - 1 : at;
 }

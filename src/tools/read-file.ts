@@ -9,6 +9,7 @@ import { readAnchors } from '../edit/read-anchors.js';
 import { LineIndex } from '../edit/resolve-anchor.js';
 import type { ResolvedPath } from '../sandbox/sandbox.js';
 import { fileTargetOf } from '../sandbox/target.js';
+import { boundaryAtOrBefore } from '../text/text-slices.js';
 import { blockedFrom } from './apply-write.js';
 import { loadFile } from './file-io.js';
 import {
@@ -239,7 +240,10 @@ function pickPage(
     if (chars + (end - next) + 1 > maxChars) {
       if (lines > 0) break;
       // A single line longer than the cap: return its start rather than nothing.
-      return { text: text.slice(from, from + maxChars), to: from + maxChars, lines: 1, cut: true };
+      // Cut between characters, never inside a surrogate pair.
+      const before = boundaryAtOrBefore(text, from + maxChars);
+      const cutAt = before > from ? before : from + maxChars + 1;
+      return { text: text.slice(from, cutAt), to: cutAt, lines: 1, cut: true };
     }
     chars += end - next + 1;
     lines++;
