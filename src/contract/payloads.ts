@@ -178,3 +178,7 @@ export type ApprovalPayloadType = ApprovalPayload['type'];
 
 /** Lines shown in a write/delete preview. */
 export const PREVIEW_LINES = 50;
+/** Characters shown in a write/delete preview at most (a minified file is one huge line). */
+export const PREVIEW_CHARS = 20_000;
+/** Characters of one context line shown in an edit payload; the rest is counted. */
+export const CONTEXT_LINE_CHARS = 1_000;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ApprovalResult } from '../contract/approval-types.js';
-import { PREVIEW_LINES } from '../contract/payloads.js';
+import { PREVIEW_CHARS, PREVIEW_LINES } from '../contract/payloads.js';
 import { withFileLock } from '../fs/file-lock.js';
 import { decodeText, type FileBytes } from '../fs/read-text.js';
 import { type ResolvedLink, resolveLink } from '../sandbox/symlink.js';
@@ -148,5 +148,5 @@ function previewOf(file: FileBytes): { lines: number | undefined; text: string; 
   } catch {
     return { lines: undefined, text: `(binary file, ${file.bytes} bytes: not shown)`, truncated: false };
   }
-  return { lines: countLines(text), ...firstLines(text, PREVIEW_LINES) };
+  return { lines: countLines(text), ...firstLines(text, PREVIEW_LINES, PREVIEW_CHARS) };
 }

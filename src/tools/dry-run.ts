@@ -2,7 +2,9 @@ import { z } from 'zod';
 import type { ApprovalResult } from '../contract/approval-types.js';
 import type { ApprovalPayload } from '../contract/payloads.js';
 import type { ToolOutcome } from '../contract/tool-outcome.js';
+import { diffForModel } from '../edit/diff-for-model.js';
 import type { ResolvedPath, Sandbox } from '../sandbox/sandbox.js';
+import { boundaryAtOrBefore } from '../text/text-slices.js';
 
 /** Tools that change the file system: each takes `dryRun` (the reference server's name for a preview). */
 export const WRITING_TOOLS: ReadonlySet<string> = new Set([
@@ -37,6 +39,11 @@ export interface DryRunOutput {
   diff?: string;
   /** The approval payload (absent when nothing would change). */
   payload?: ApprovalPayload;
+  /**
+   * Payload text fields longer than the result's limit (readMaxChars), cut as a result's
+   * diff is: the model is handed a bounded result; the person's real review shows them whole.
+   */
+  payload_cut?: string[];
 }
 
 /**
@@ -54,7 +61,11 @@ export function previewSandbox(sandbox: Sandbox): Sandbox {
 }
 
 /** A dry run's outcome from the tool's approval result computed on the preview sandbox. */
-export function dryRunOutcome(result: ApprovalResult, approvalRequired: boolean): ToolOutcome<DryRunOutput> {
+export function dryRunOutcome(
+  result: ApprovalResult,
+  approvalRequired: boolean,
+  maxChars: number,
+): ToolOutcome<DryRunOutput> {
   if (result.status === 'blocked') {
     return {
       ok: false,
@@ -73,17 +84,37 @@ export function dryRunOutcome(result: ApprovalResult, approvalRequired: boolean)
       },
     };
   }
-  const payload = result.payload;
-  const diff = (payload as { unifiedDiff?: unknown }).unifiedDiff;
+  const shown = payloadForModel(result.payload, maxChars);
+  const diff = (shown.payload as { unifiedDiff?: unknown }).unifiedDiff;
   return {
     ok: true,
     data: {
       dry_run: true,
       approval_required: approvalRequired,
-      path: payload.path,
-      description: payload.description,
+      path: shown.payload.path,
+      description: shown.payload.description,
       ...(typeof diff === 'string' ? { diff } : {}),
-      payload,
+      payload: shown.payload,
+      ...(shown.cut.length > 0 ? { payload_cut: shown.cut } : {}),
     },
   };
+}
+
+/** The payload with each text field longer than `maxChars` cut (a diff as diffForModel cuts it), and the fields cut. */
+function payloadForModel(
+  payload: ApprovalPayload,
+  maxChars: number,
+): { payload: ApprovalPayload; cut: string[] } {
+  const cut: string[] = [];
+  const out: Record<string, unknown> = { ...payload };
+  for (const [key, value] of Object.entries(payload)) {
+    if (typeof value !== 'string' || value.length <= maxChars) continue;
+    const end = boundaryAtOrBefore(value, maxChars);
+    out[key] =
+      key === 'unifiedDiff'
+        ? diffForModel(value, maxChars)
+        : `${value.slice(0, end)}\n[… ${(value.length - end).toLocaleString('en')} more characters not shown]`;
+    cut.push(key);
+  }
+  return { payload: out as ApprovalPayload, cut };
 }

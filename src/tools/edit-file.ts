@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { EditPayload } from '../contract/payloads.js';
+import { CONTEXT_LINE_CHARS, type EditPayload } from '../contract/payloads.js';
 import { boundedUnifiedDiff } from '../edit/bounded-diff.js';
 import { diffForModel } from '../edit/diff-for-model.js';
 import { replaceInText } from '../edit/replace-in-text.js';
@@ -9,7 +9,7 @@ import { once } from '../text/once.js';
 import { applyWrite, writerApproval } from './apply-write.js';
 import { isAsciiData } from './ascii-data.js';
 import { checkWriteSize, type LoadedFile } from './file-io.js';
-import { countLines, toModelText } from './text-stats.js';
+import { countLines, toModelText, withLongLinesCut } from './text-stats.js';
 import { toolError } from './tool-error.js';
 import { NONEMPTY_PATH, type SandboxTool, type ToolContext } from './types.js';
 
@@ -113,7 +113,8 @@ function contextAround(text: string, firstLine: number, lastLine: number): { bef
     const b = starts.get(to);
     if (a === undefined) return '';
     // Cut at a later line's start: the newline before it joins nothing. At the end: as it is.
-    return b === undefined ? toModelText(text.slice(a)) : toModelText(text.slice(a, b)).slice(0, -1);
+    const lines = b === undefined ? toModelText(text.slice(a)) : toModelText(text.slice(a, b)).slice(0, -1);
+    return withLongLinesCut(lines, CONTEXT_LINE_CHARS);
   };
   return {
     before: slice(Math.max(1, firstLine - 3), firstLine),

@@ -248,11 +248,12 @@ export class FileSystemToolset {
   /** A dry run: the approval payload, computed as if every mount asked, and whether the real call would ask. */
   private async preview(tool: AnyTool, input: unknown, call: ToolCallContext): Promise<ToolOutcome> {
     const real = await tool.needsApproval(input, this.context(call));
-    if (real.status !== 'pre_approved') return dryRunOutcome(real, real.status === 'needs_approval');
+    if (real.status !== 'pre_approved')
+      return dryRunOutcome(real, real.status === 'needs_approval', this.limits.readMaxChars);
     const shown = await tool.needsApproval(input, {
       ...this.context(call),
       sandbox: previewSandbox(this.sandbox),
     });
-    return dryRunOutcome(shown, false);
+    return dryRunOutcome(shown, false, this.limits.readMaxChars);
   }
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PREVIEW_LINES, type WritePayload } from '../contract/payloads.js';
+import { PREVIEW_CHARS, PREVIEW_LINES, type WritePayload } from '../contract/payloads.js';
 import { boundedUnifiedDiff } from '../edit/bounded-diff.js';
 import { applyWrite, writerApproval } from './apply-write.js';
 import { checkWriteSize, type LoadedFile } from './file-io.js';
@@ -36,7 +36,7 @@ function buildWritePayload(
   const lines = countLines(content);
   const existingLines = current ? countLines(current.text) : null;
   const bytes = byteLength(content);
-  const preview = firstLines(content, PREVIEW_LINES);
+  const preview = firstLines(content, PREVIEW_LINES, PREVIEW_CHARS);
   const payload: WritePayload = {
     type: 'write',
     description: current

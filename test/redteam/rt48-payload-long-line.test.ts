@@ -48,9 +48,10 @@ describe('rt48: payloads and dry-run results next to a 20 MB line', () => {
       dryRun: true,
     });
     expect(r.ok).toBe(true);
-    const p = (r.data as { payload: { contextBefore: string[]; added: number; removed: number } }).payload;
+    const p = (r.data as { payload: { contextBefore: string; added: number; removed: number } }).payload;
     expect([p.added, p.removed]).toEqual([1, 1]);
-    expect(p.contextBefore.join('\n').length).toBeLessThanOrEqual(BOUND);
+    expect(p.contextBefore.length).toBeLessThanOrEqual(BOUND);
+    expect(p.contextBefore.startsWith('qqq')).toBe(true);
   });
 
   it('edit_file dry run of a one-word change next to a 20 MB line returns a bounded result to the model', async () => {
