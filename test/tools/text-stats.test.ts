@@ -11,18 +11,23 @@ const LONE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uD
 describe('firstLines', () => {
   it('is a prefix of at most maxLines lines and maxChars characters, whole characters only', () => {
     fc.assert(
-      fc.property(text, fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, max: 400 }), (t, lines, chars) => {
-        const { text: shown, truncated } = firstLines(t, lines, chars);
-        expect(t.startsWith(shown)).toBe(true);
-        expect(truncated).toBe(shown.length < t.length);
-        expect(shown.length).toBeLessThanOrEqual(chars);
-        expect(shown.split('\n').length - (shown.endsWith('\n') ? 1 : 0)).toBeLessThanOrEqual(lines);
-        expect(LONE.test(shown)).toBe(false);
-        // Nothing is left out that both caps allow: the next line, or the next character of a cut line.
-        if (truncated && !shown.endsWith('\n') && shown.length > 0) {
-          expect(shown.length + (t.codePointAt(shown.length)! > 0xffff ? 2 : 1)).toBeGreaterThan(chars);
-        }
-      }),
+      fc.property(
+        text,
+        fc.integer({ min: 1, max: 12 }),
+        fc.integer({ min: 1, max: 400 }),
+        (t, lines, chars) => {
+          const { text: shown, truncated } = firstLines(t, lines, chars);
+          expect(t.startsWith(shown)).toBe(true);
+          expect(truncated).toBe(shown.length < t.length);
+          expect(shown.length).toBeLessThanOrEqual(chars);
+          expect(shown.split('\n').length - (shown.endsWith('\n') ? 1 : 0)).toBeLessThanOrEqual(lines);
+          expect(LONE.test(shown)).toBe(false);
+          // Nothing is left out that both caps allow: the next line, or the next character of a cut line.
+          if (truncated && !shown.endsWith('\n') && shown.length > 0) {
+            expect(shown.length + (t.codePointAt(shown.length)! > 0xffff ? 2 : 1)).toBeGreaterThan(chars);
+          }
+        },
+      ),
       { numRuns: 400 },
     );
   });
