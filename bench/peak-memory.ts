@@ -21,6 +21,8 @@ const OPS = [
   'write_file',
   'approval edit_file',
   'approval write_file',
+  'edit_file replace_all (9 lines in 10)',
+  'approval edit_file replace_all (9 lines in 10)',
 ] as const;
 type Op = (typeof OPS)[number] | 'baseline' | 'baseline with argument';
 
@@ -84,6 +86,24 @@ async function child(op: Op, dir: string, lines: number): Promise<void> {
     r = await t.callTool('write_file', { path: '/f.txt', content });
   } else if (op === 'approval edit_file')
     r = await gated.callTool('edit_file', { path: '/f.txt', old_string: o, new_string: w });
+  else if (op.includes('replace_all')) {
+    // Every line but the `}` ones matches: a million-change edit. Shipped read limits: the
+    // result's diff is then cut as a model gets it (readMaxChars raised would return it whole).
+    const shipped = new FileSystemToolset(Sandbox.fromDirectory(dir, { mode: 'rw' }), {
+      limits: { maxFileBytes: limits.maxFileBytes },
+    });
+    const t = op.startsWith('approval')
+      ? new ApprovalToolset(shipped, { approve: approveAll() })
+      : new FileSystemToolset(Sandbox.fromDirectory(dir, { mode: 'rw', writeApproval: false }), {
+          limits: { maxFileBytes: limits.maxFileBytes },
+        });
+    r = await t.callTool('edit_file', {
+      path: '/f.txt',
+      old_string: ' = compute(',
+      new_string: ' = compute2(',
+      replace_all: true,
+    });
+  }
   if ((r as { ok?: boolean }).ok === false)
     throw new Error(`${op} failed: ${JSON.stringify(r).slice(0, 300)}`);
 }
@@ -119,7 +139,8 @@ if (process.argv[2] === '--child') {
     `| operation (${lines.toLocaleString('en')} lines, ${(size / 2 ** 20).toFixed(1)} MiB) | peak RSS above baseline | × file size | × file size, the caller's argument left out | target |`,
   );
   console.log('|---|---:|---:|---:|---|');
-  for (const op of OPS) {
+  // PEAK_ONLY=text measures only the operations whose name contains it.
+  for (const op of OPS.filter((o) => !process.env.PEAK_ONLY || o.includes(process.env.PEAK_ONLY))) {
     reset();
     const rss = maxRss(op, dir, lines);
     const peak = rss - base;

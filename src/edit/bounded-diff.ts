@@ -13,6 +13,13 @@ export interface BoundedDiff {
   diffLines: number;
   /** True when the time budget ran out for some region, shown as one block replacement (that region only). */
   coarse: boolean;
+  /**
+   * With `upTo`: the known changes left out (the diff covers the texts up to the one before
+   * them); `added` and `removed` then count the part compared only.
+   */
+  changesLeft?: number;
+  /** With `changesLeft`: the diff's last hunk goes on past its end (its header counts the lines shown). */
+  hunkContinues?: boolean;
 }
 
 /** Chunk compared by one native string comparison before falling back to single characters. */
@@ -231,6 +238,78 @@ export function countDiffLines(unifiedDiff: string): { added: number; removed: n
   return { added, removed };
 }
 
+/** Known changes from which a reader's diff is built only as far as it reads (see `upTo`). */
+const PREFIX_FROM = 10_000;
+/** Changes looked at past the budget for a place where the diff's hunks part. */
+const PART_SEARCH = 10_000;
+
+/**
+ * The texts up to where the diff surely holds `upTo` characters (each change shows at
+ * least its own characters on both sides, and a mark and a newline for each), for an
+ * edit of PREFIX_FROM changes or more; undefined when the whole diff is wanted.
+ * Cut where the full diff's hunks part (more than twice `context` unchanged lines
+ * before the next change; the cut keeps `context` of them), so the prefix's hunks are
+ * the full diff's first hunks, headers and all. Where no such place comes soon (every
+ * line changed), at the end of a changed line: the last hunk then continues past it.
+ */
+function changesPrefix(
+  oldText: string,
+  newText: string,
+  { known, splice }: { known?: KnownShared; splice?: TextSplice },
+  upTo: number,
+  context: number,
+):
+  | { oldText: string; newText: string; known: KnownShared; changesLeft: number; hunkContinues: boolean }
+  | undefined {
+  const changes = known?.changes;
+  if (!changes || changes.length < PREFIX_FROM) return undefined;
+  let k = 0;
+  for (let shown = 0; k < changes.length - 1; k++) {
+    const c = changes[k]!;
+    shown += c.oldTo - c.oldFrom + (c.newTo - c.newFrom) + 4;
+    if (shown > upTo) break;
+  }
+  let lineCut: { cut: number; j: number } | undefined;
+  for (let j = k; j < Math.min(changes.length - 1, k + PART_SEARCH); j++) {
+    const c = changes[j]!;
+    // The end of the change's last line; the next change must start after it.
+    const newline = startsLine(oldText, c.oldTo) ? c.oldTo - 1 : oldText.indexOf('\n', c.oldTo);
+    const lineEnd = newline === -1 ? oldText.length : newline + 1;
+    const nextLine = lineStartAt(oldText, changes[j + 1]!.oldFrom);
+    if (nextLine < lineEnd) continue;
+    lineCut ??= { cut: lineEnd, j };
+    // Unchanged lines before the next change's line, counted up to 2 × context + 1.
+    let at = lineEnd;
+    let keptTo = lineEnd;
+    let lines = 0;
+    for (; lines <= 2 * context && at < nextLine; lines++) {
+      at = oldText.indexOf('\n', at) + 1;
+      if (lines < context) keptTo = at;
+    }
+    if (lines > 2 * context) return prefixAt(keptTo, j, false);
+  }
+  return lineCut && prefixAt(lineCut.cut, lineCut.j, true);
+
+  function prefixAt(cut: number, j: number, hunkContinues: boolean) {
+    const c = changes![j]!;
+    const newCut = cut + (c.newTo - c.oldTo);
+    return {
+      oldText: oldText.slice(0, cut),
+      newText: splice
+        ? oldText.slice(0, splice.head) + splice.middle.slice(0, newCut - splice.head)
+        : newText.slice(0, newCut),
+      known: {
+        head: known!.head,
+        tail: cut - c.oldTo,
+        ...(known!.headLines !== undefined ? { headLines: known!.headLines } : {}),
+        changes: changes!.slice(0, j + 1),
+      },
+      changesLeft: changes!.length - j - 1,
+      hunkContinues,
+    };
+  }
+}
+
 /** Below this many characters a splice's new text is diffed whole: a window saves nothing. */
 const WINDOW_FROM = 1 << 16;
 
@@ -312,9 +391,27 @@ export function boundedUnifiedDiff(
      * result is then a summary, not a patch to apply.
      */
     shownPerRun?: number;
+    /**
+     * For a reader that stops after this many characters (a model's result): with many
+     * known changes, only the texts up to where the diff surely holds that many are
+     * compared, and `changesLeft` counts the changes after (a replace_all of a million
+     * lines would otherwise build a diff of two million lines to show a few hundred).
+     */
+    upTo?: number;
   },
 ): BoundedDiff {
   const context = options.context ?? 3;
+  const prefix =
+    options.upTo !== undefined && changesPrefix(oldText, newText, options, options.upTo, context);
+  if (prefix) {
+    const { upTo: _, splice: __, ...rest } = options;
+    const diff = boundedUnifiedDiff(prefix.oldText, prefix.newText, { ...rest, known: prefix.known });
+    return {
+      ...diff,
+      changesLeft: prefix.changesLeft,
+      ...(prefix.hunkContinues ? { hunkContinues: true } : {}),
+    };
+  }
   const window = options.splice && spliceWindow(oldText, options.splice, context, options.known);
   if (window) {
     const { splice: _, ...rest } = options;

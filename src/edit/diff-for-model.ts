@@ -11,8 +11,15 @@ import { commonLength } from './common-length.js';
  * first differs from the line it replaces to where it last does (both ends shown,
  * the middle left out when long); what is left out is counted in characters.
  */
-export function diffForModel(diff: string, maxChars: number): string {
-  if (diff.length <= Math.min(maxChars, LONG_LINE)) return diff;
+export function diffForModel(
+  diff: string,
+  maxChars: number,
+  /** Changes after the end of `diff`, left out of it (see boundedUnifiedDiff's upTo). */
+  left: { changesLeft?: number; hunkContinues?: boolean } = {},
+): string {
+  const changesLeft = left.changesLeft ?? 0;
+  const cutNote = (used: number, lines: number) => lineCutNote(used, lines, changesLeft, left.hunkContinues);
+  if (diff.length <= Math.min(maxChars, LONG_LINE) && changesLeft === 0) return diff;
   const lines = diff.split('\n');
   const total = lines.at(-1) === '' ? lines.length - 1 : lines.length;
   const blocks = longLineBlocks(lines);
@@ -25,7 +32,8 @@ export function diffForModel(diff: string, maxChars: number): string {
     const shown = line.length > LONG_LINE ? shortened(line, place && partnerOf(lines, i, place)) : line;
     const next = used + shown.length + 1;
     // The note for the lines after this one must still fit after it.
-    if (next + (i + 1 < total ? cutNote(next, total - i - 1).length : 0) > maxChars) {
+    const after = i + 1 < total || changesLeft > 0 ? cutNote(next, total - i - 1).length : 0;
+    if (next + after > maxChars) {
       out.push(fitted(cutNote(used, total - i), maxChars - used));
       const shown = out.join('\n');
       return shown.slice(0, boundaryAtOrBefore(shown, maxChars));
@@ -33,7 +41,8 @@ export function diffForModel(diff: string, maxChars: number): string {
     out.push(shown);
     used = next;
   }
-  return out.join('\n') + (lines.at(-1) === '' ? '\n' : '');
+  if (changesLeft > 0) out.push(moreNote(changesLeft, left.hunkContinues));
+  return out.join('\n') + (lines.at(-1) === '' || changesLeft > 0 ? '\n' : '');
 }
 
 /** Lines longer than this are shortened. */
@@ -47,8 +56,13 @@ const STRETCH = 400;
 /** Candidates looked at on the other side when pairing a long line. */
 const CANDIDATES = 8;
 
-const cutNote = (used: number, left: number) =>
-  `[diff cut at ${used.toLocaleString('en')} characters: ${left.toLocaleString('en')} more line${left === 1 ? '' : 's'} not shown; read the file to see them]`;
+const plural = (n: number, what: string) => `${n.toLocaleString('en')} more ${what}${n === 1 ? '' : 's'}`;
+
+const lineCutNote = (used: number, lines: number, changesLeft: number, hunkContinues?: boolean) =>
+  `[diff cut at ${used.toLocaleString('en')} characters: ${plural(lines, 'line')}${changesLeft > 0 ? ` and ${plural(changesLeft, 'change')}` : ''} not shown${hunkContinues ? ' (the last hunk goes on: its header counts the lines shown)' : ''}; read the file to see them]`;
+
+const moreNote = (changesLeft: number, hunkContinues?: boolean) =>
+  `[${plural(changesLeft, 'change')} not shown${hunkContinues ? ' (the last hunk goes on: its header counts the lines shown)' : ''}; read the file to see them]`;
 
 /** The note in `room` characters: its short form when the whole does not fit, else nothing. */
 function fitted(note: string, room: number): string {

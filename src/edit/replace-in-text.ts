@@ -55,6 +55,8 @@ export type ReplaceResult =
     };
 
 const MAX_LISTED = 20;
+/** Lines a result's details list at most (the count says how many in all). */
+const MAX_DETAILED = 1_000;
 
 function notUnique(count: number, lines: number[], level: MatchLevel): ReplaceResult {
   const listed = lines.slice(0, MAX_LISTED).join(', ') + (lines.length > MAX_LISTED ? ', …' : '');
@@ -67,7 +69,7 @@ function notUnique(count: number, lines: number[], level: MatchLevel): ReplaceRe
       'Include 2-3 neighbouring lines in old_string',
       'Use replace_all: true to change all matches',
     ],
-    details: { match_count: count, match_lines: lines, match_level: level },
+    details: { match_count: count, match_lines: lines.slice(0, MAX_DETAILED), match_level: level },
   };
 }
 
@@ -130,8 +132,8 @@ export function replaceInText(text: string, request: ReplaceRequest): ReplaceRes
   return {
     ok: false,
     code: 'invalid_argument',
-    message: `old_string matched (line ${result.matchLines.join(', ')}), but the edit would change nothing: new_string differs from it only in line endings or trailing whitespace, which edit_file keeps as the file has them (new lines take the file's line ending; unchanged lines keep their bytes). Nothing was changed. To change line endings or trailing whitespace, write the whole file with write_file.`,
-    details: { match_lines: result.matchLines, match_level: result.matchLevel },
+    message: `old_string matched (line ${result.matchLines.slice(0, MAX_LISTED).join(', ')}${result.matchLines.length > MAX_LISTED ? ', …' : ''}), but the edit would change nothing: new_string differs from it only in line endings or trailing whitespace, which edit_file keeps as the file has them (new lines take the file's line ending; unchanged lines keep their bytes). Nothing was changed. To change line endings or trailing whitespace, write the whole file with write_file.`,
+    details: { match_lines: result.matchLines.slice(0, MAX_DETAILED), match_level: result.matchLevel },
   };
 }
 
@@ -182,14 +184,20 @@ function replaceMatched(text: string, given: ReplaceRequest): ReplaceResult {
   // of a line, or matches other lines), the text is still there exactly: a plain replacement.
   // With replace_all, the lines it matches besides the slipped hits are matches too.
   const hitLines = lineNumbersAt(body, slipped.offsets, request.bytes);
+  // Sets: a replace_all may have a million of each.
   const lineWise =
     fuzzy.ok &&
     (request.replaceAll
-      ? hitLines.every((l) => fuzzy.matchLines.includes(l))
-      : fuzzy.matchLines.every((l) => hitLines.includes(l)));
+      ? hitLines.every(has(new Set(fuzzy.matchLines)))
+      : fuzzy.matchLines.every(has(new Set(hitLines))));
   if (lineWise) return fuzzy;
   return replaceExact(body, restore, bom, slipped, request);
 }
+
+const has =
+  <T>(set: ReadonlySet<T>) =>
+  (value: T) =>
+    set.has(value);
 
 /** Where a request's old text occurs exactly, with the new text that replaces it there. */
 interface ExactHits {
@@ -212,17 +220,15 @@ function replaceExact(
   const lines = lineNumbersAt(body, offsets, bytes);
   if (offsets.length > 1 && !replaceAll) return notUnique(offsets.length, lines, 'exact');
   const chosen = nonOverlapping(offsets, oldText.length);
-  // Left to right; slicing keeps `$&` etc. literal.
-  let middle = '';
-  let last = chosen[0]!;
-  for (const o of chosen) {
-    middle += body.slice(last, o) + newText;
-    last = o + oldText.length;
-  }
-  const out = body.slice(0, chosen[0]!) + middle + body.slice(last);
-  // The chosen hits are some of the offsets (both ascending): their lines are known.
-  const used: number[] = [];
-  for (let k = 0, c = 0; c < chosen.length; k++) {
+  const last = chosen.at(-1)! + oldText.length;
+  // One native pass: replaceAll takes the same hits (left to right, each after the one
+  // before), with `$` escaped so `$&` etc. stay literal. Joining a million slices one by
+  // one held a million string pieces at once.
+  const out = body.replaceAll(oldText, newText.replaceAll('$', '$$$$'));
+  const middle = out.slice(chosen[0]!, out.length - (body.length - last));
+  // The chosen hits are the offsets, or some of them (both ascending): their lines are known.
+  const used: number[] = chosen.length === offsets.length ? lines : [];
+  for (let k = 0, c = 0; used !== lines && c < chosen.length; k++) {
     if (offsets[k] !== chosen[c]) continue;
     used.push(lines[k]!);
     c++;
@@ -371,21 +377,31 @@ function replaceBlocks(
     for (; copied < line; copied++) push(split.lines[copied]!, split.terminators[copied]!);
   };
   let maxSpan = 0;
+  // A replace_all meets the same matched lines again and again: their rebuilt replacement
+  // is the same whenever the file's style (looked at around each match) was not asked for.
+  const rebuiltFor = new Map<string, ReturnType<typeof rebuildReplacement>>();
   for (const m of blocks) {
     const start = m.start - from;
     const end = m.end - from;
     copyUpTo(start);
     const window = split.lines.slice(start, end);
-    const rebuilt = request.verbatim
+    const key = window.join('\n');
+    let rebuilt = request.verbatim
       ? { ok: true as const, lines: replacement.map((text) => ({ text })) }
-      : rebuildReplacement(
-          needle,
-          window,
-          replacement,
-          level,
-          [],
-          styleNear(body, region.offset + table.offset(m.start), region.offset + table.offset(m.end)),
-        );
+      : rebuiltFor.get(key);
+    if (!rebuilt) {
+      const style = styleNear(
+        body,
+        region.offset + table.offset(m.start),
+        region.offset + table.offset(m.end),
+      );
+      let styleAsked = false;
+      rebuilt = rebuildReplacement(needle, window, replacement, level, [], () => {
+        styleAsked = true;
+        return style();
+      });
+      if (!styleAsked) rebuiltFor.set(key, rebuilt);
+    }
     if (!rebuilt.ok) return rebuilt;
     const terms = split.terminators.slice(start, end);
     const tail = terms.at(-1)!;

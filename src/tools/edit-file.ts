@@ -215,8 +215,10 @@ export const editFile: SandboxTool<EditFileInput, EditFileOutput> = {
           timeBudgetMs: ctx.limits.diffTimeBudgetMs,
           known: edit.unchanged,
           splice: edit.splice,
-          // The model wrote the new text itself: a huge insertion is not echoed back into its context.
+          // The model wrote the new text itself: a huge insertion is not echoed back into its context,
+          // and a replace_all's diff is built only as far as the result shows it.
           shownPerRun: RESULT_LINES_PER_RUN,
+          upTo: ctx.limits.readMaxChars,
         }),
       );
       return { newText: edit.newText, splice: edit.splice, edit, diff, whileSaving: diff };
@@ -233,7 +235,7 @@ export const editFile: SandboxTool<EditFileInput, EditFileOutput> = {
       message: `Replaced ${edit.replacements} occurrence${edit.replacements === 1 ? '' : 's'} in ${out.resolved.virtualPath} at line ${lineList(edit.matchLines)}${level}.`,
       version: out.state.version,
       sha256: out.state.sha256,
-      diff: diffForModel(diff.unifiedDiff, ctx.limits.readMaxChars),
+      diff: diffForModel(diff.unifiedDiff, ctx.limits.readMaxChars, diff),
     };
   },
 };
@@ -241,12 +243,21 @@ export const editFile: SandboxTool<EditFileInput, EditFileOutput> = {
 /** Line numbers listed in a result's message; past them, the count says how many more. */
 const LISTED_LINES = 20;
 
-/** The lines matched, each once (a line may hold several matches), the first 20 listed. */
+/**
+ * The lines matched, each once (a line may hold several matches), the first 20 listed.
+ * Matches come in file order: a line's repeats are next to each other (one pass, no
+ * set of a million numbers for a big replace_all).
+ */
 function lineList(matchLines: readonly number[]): string {
-  const lines = [...new Set(matchLines)].sort((a, b) => a - b);
-  if (lines.length <= LISTED_LINES) return lines.join(', ');
-  const more = lines.length - LISTED_LINES;
-  return `${lines.slice(0, LISTED_LINES).join(', ')} and ${more.toLocaleString('en')} more`;
+  const listed: number[] = [];
+  let lines = 0;
+  for (let i = 0; i < matchLines.length; i++) {
+    if (i > 0 && matchLines[i] === matchLines[i - 1]) continue;
+    if (listed.length < LISTED_LINES) listed.push(matchLines[i]!);
+    lines++;
+  }
+  if (lines <= LISTED_LINES) return listed.join(', ');
+  return `${listed.join(', ')} and ${(lines - LISTED_LINES).toLocaleString('en')} more`;
 }
 
 /** Lines of one added or removed run shown in full in the result's diff (edit_lines shows as many). */
