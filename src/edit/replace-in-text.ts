@@ -199,6 +199,9 @@ const has =
   (value: T) =>
     set.has(value);
 
+/** From this many exact hits a replacement is one native pass (fewer: slices joined, no whole copy). */
+const MANY_HITS = 1_000;
+
 /** Where a request's old text occurs exactly, with the new text that replaces it there. */
 interface ExactHits {
   oldText: string;
@@ -221,11 +224,23 @@ function replaceExact(
   if (offsets.length > 1 && !replaceAll) return notUnique(offsets.length, lines, 'exact');
   const chosen = nonOverlapping(offsets, oldText.length);
   const last = chosen.at(-1)! + oldText.length;
-  // One native pass: replaceAll takes the same hits (left to right, each after the one
-  // before), with `$` escaped so `$&` etc. stay literal. Joining a million slices one by
-  // one held a million string pieces at once.
-  const out = body.replaceAll(oldText, newText.replaceAll('$', '$$$$'));
-  const middle = out.slice(chosen[0]!, out.length - (body.length - last));
+  let out: string;
+  let middle = '';
+  if (chosen.length < MANY_HITS) {
+    // Slices joined: the new text stays pieces of the old one (nothing copied whole).
+    let at = chosen[0]!;
+    for (const o of chosen) {
+      middle += body.slice(at, o) + newText;
+      at = o + oldText.length;
+    }
+    out = body.slice(0, chosen[0]!) + middle + body.slice(last);
+  } else {
+    // One native pass: replaceAll takes the same hits (left to right, each after the one
+    // before), with `$` escaped so `$&` etc. stay literal. Joining a million slices one by
+    // one held a million string pieces at once.
+    out = body.replaceAll(oldText, newText.replaceAll('$', '$$$$'));
+    middle = out.slice(chosen[0]!, out.length - (body.length - last));
+  }
   // The chosen hits are the offsets, or some of them (both ascending): their lines are known.
   const used: number[] = chosen.length === offsets.length ? lines : [];
   for (let k = 0, c = 0; used !== lines && c < chosen.length; k++) {

@@ -61,4 +61,19 @@ describe('edit_file replace_all with many changes: the result diff', () => {
     const whole = fullLines.filter((l, i, a) => !(i === a.length - 1 && l === ''));
     expect(lines.length + Number(m![1]!.replace(/,/g, ''))).toBe(whole.length);
   }, 60_000);
+
+  it('replaces many hits in one pass as literally as few ($ patterns stay text)', async () => {
+    for (const n of [10, 5_000]) {
+      const text = Array.from({ length: n }, (_, i) => `a${i} x x b`).join('\n');
+      const { ts, disk } = oneFileProject(`${text}\n`);
+      const r = await callOk(ts, 'edit_file', {
+        path: '/f.txt',
+        old_string: 'x x',
+        new_string: "$&$1$$$'",
+        replace_all: true,
+      });
+      expect(r.replacements_made).toBe(n);
+      expect(disk()).toBe(`${text.replaceAll('x x', () => "$&$1$$$'")}\n`);
+    }
+  });
 });
