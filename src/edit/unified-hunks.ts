@@ -24,7 +24,7 @@ function prefixLines(text: string, prefix: string): string {
   // Big ASCII blocks (the usual big insertion) are copied byte by byte into one buffer:
   // several times faster than any string method on a million lines.
   if (text.length < 1 << 16 || Buffer.byteLength(text, 'utf8') !== text.length)
-    return prefix + text.split('\n').join(`\n${prefix}`);
+    return text.includes('\n') ? prefix + text.split('\n').join(`\n${prefix}`) : prefix + text;
   const from = Buffer.from(text, 'latin1');
   let newlines = 0;
   for (let i = from.indexOf(10); i !== -1; i = from.indexOf(10, i + 1)) newlines++;
@@ -55,19 +55,20 @@ export function formatHunks(
   /** A run of more lines than this shows its first and last halves and a count of the rest. */
   shownPerRun = Infinity,
 ): string {
-  const out: string[] = [];
+  const out = new Pieces();
   let ai = 0;
   let bi = 0;
-  let hunk: { a0: number; b0: number; lines: string[]; oldCount: number; newCount: number } | undefined;
+  let hunk: { a0: number; b0: number; lines: Pieces; oldCount: number; newCount: number } | undefined;
   const close = () => {
     if (!hunk) return;
     const oldStart = firstLine + (hunk.oldCount === 0 ? hunk.a0 : hunk.a0 + 1);
     const newStart = firstLine + (hunk.newCount === 0 ? hunk.b0 : hunk.b0 + 1);
-    out.push(`@@ -${oldStart},${hunk.oldCount} +${newStart},${hunk.newCount} @@\n${hunk.lines.join('\n')}\n`);
+    out.add(`@@ -${oldStart},${hunk.oldCount} +${newStart},${hunk.newCount} @@\n`);
+    hunk.lines.moveTo(out);
     hunk = undefined;
   };
   const keep = (from: number, to: number) => {
-    if (to > from) hunk!.lines.push(block(a, from, to, ' '));
+    if (to > from) hunk!.lines.line(block(a, from, to, ' '));
     hunk!.oldCount += to - from;
     hunk!.newCount += to - from;
   };
@@ -87,19 +88,56 @@ export function formatHunks(
     }
     if (!hunk) {
       const lead = Math.min(context, ai, bi);
-      hunk = { a0: ai - lead, b0: bi - lead, lines: [], oldCount: 0, newCount: 0 };
+      hunk = { a0: ai - lead, b0: bi - lead, lines: new Pieces(), oldCount: 0, newCount: 0 };
       keep(ai - lead, ai);
     }
     if (run.kind === '-') {
-      hunk.lines.push(block(a, ai, ai + run.count, '-', shownPerRun));
+      hunk.lines.line(block(a, ai, ai + run.count, '-', shownPerRun));
       hunk.oldCount += run.count;
       ai += run.count;
     } else {
-      hunk.lines.push(block(b, bi, bi + run.count, '+', shownPerRun));
+      hunk.lines.line(block(b, bi, bi + run.count, '+', shownPerRun));
       hunk.newCount += run.count;
       bi += run.count;
     }
   });
   close();
-  return out.join('');
+  return out.text();
 }
+
+/**
+ * Text built from many small pieces, joined every PIECES_JOINED of them: the pieces
+ * die young. A million-line diff held as a million strings until one join took several
+ * times the diff's size and most of its time in garbage collection.
+ */
+class Pieces {
+  private parts: string[] = [];
+  private readonly joined: string[] = [];
+  add(piece: string): void {
+    this.parts.push(piece);
+    if (this.parts.length === PIECES_JOINED) {
+      this.joined.push(this.parts.join(''));
+      this.parts = [];
+    }
+  }
+  /** A piece and a newline after it. */
+  line(piece: string): void {
+    this.add(piece);
+    this.add('\n');
+  }
+  text(): string {
+    this.flush();
+    return this.joined.length === 1 ? this.joined[0]! : this.joined.join('');
+  }
+  /** Adds this text to `other` as it is held (its joined parts), without joining it whole first. */
+  moveTo(other: Pieces): void {
+    this.flush();
+    for (const part of this.joined) other.add(part);
+  }
+  private flush(): void {
+    if (this.parts.length > 0) this.joined.push(this.parts.join(''));
+    this.parts = [];
+  }
+}
+
+const PIECES_JOINED = 4096;
