@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { isTempFileName } from '../../src/fs/atomic-write.js';
 import { openDirectoryInside } from '../../src/fs/dir-handle.js';
 import { DEAD_WRITER_GRACE_MS, sweepStaleTempFiles } from '../../src/fs/stale-temp-files.js';
+import { nodeScript } from '../helpers/node-script.js';
 import { tempDir } from '../helpers/temp-project.js';
 
 const here = import.meta.dirname;
@@ -20,8 +21,8 @@ describe('atomic writes survive kill -9', () => {
     const valid = new Set(['INITIAL', 'A', 'B']);
     let kills = 0;
     for (let i = 0; i < 100; i++) {
-      const child = fork(path.join(here, 'write-loop-child.ts'), [file, dir], {
-        execArgv: ['--import', 'tsx'],
+      const child = fork(nodeScript(path.join(here, 'write-loop-child.ts')), [file, dir], {
+        execArgv: [],
         stdio: 'ignore',
       });
       await new Promise<void>((resolve) => child.once('message', () => resolve()));
@@ -59,7 +60,7 @@ describe('directory ↔ symlink swap race', () => {
   it('never reads or writes outside while a directory is swapped for a symlink to outside', async () => {
     const { stdout } = await run(
       process.execPath,
-      ['--import', 'tsx', path.join(here, 'race-runner.ts'), String(ITERATIONS)],
+      [nodeScript(path.join(here, 'race-runner.ts')), String(ITERATIONS)],
       {
         timeout: 150_000,
       },

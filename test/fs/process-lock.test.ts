@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { withFileLock } from '../../src/fs/file-lock.js';
 import { lockDirectory } from '../../src/fs/process-lock.js';
+import { nodeScript } from '../helpers/node-script.js';
 import { tempDir } from '../helpers/temp-project.js';
 
 const run = promisify(execFile);
@@ -20,7 +21,7 @@ describe('cross-process file lock', () => {
     const ROUNDS = 40;
     await Promise.all(
       Array.from({ length: PROCESSES }, () =>
-        run(process.execPath, ['--import', 'tsx', CHILD, 'count', key, counter, String(ROUNDS)], {
+        run(process.execPath, [nodeScript(CHILD), 'count', key, counter, String(ROUNDS)], {
           cwd: REPO,
         }),
       ),
@@ -31,7 +32,7 @@ describe('cross-process file lock', () => {
   it('a lock held by a process that was killed is recovered by the next one', async () => {
     const ready = path.join(tempDir(), 'ready');
     const key = `killed:${ready}`;
-    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, 'hold', key, ready], { cwd: REPO });
+    const child = spawn(process.execPath, [nodeScript(CHILD), 'hold', key, ready], { cwd: REPO });
     const exited = new Promise((resolve) => child.on('exit', resolve));
     while (!fs.existsSync(ready)) await new Promise((resolve) => setTimeout(resolve, 20));
     child.kill('SIGKILL');

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson } from '../../src/approval/canonical-json.js';
+import { nodeScript } from '../helpers/node-script.js';
 import { tempDir } from '../helpers/temp-project.js';
 import { askedHistory } from '../web/fixtures/ask-history.js';
 
@@ -40,7 +41,7 @@ async function crashHolding(s: ReturnType<typeof setup>, keys: string[]) {
   const keysFile = path.join(s.root, 'keys.json');
   const ready = path.join(s.root, 'ready');
   fs.writeFileSync(keysFile, JSON.stringify(keys));
-  const p = spawn(process.execPath, ['--import', 'tsx', HOLD, keysFile, ready], {
+  const p = spawn(process.execPath, [nodeScript(HOLD), keysFile, ready], {
     cwd: REPO,
     env: { ...process.env, TMPDIR: s.tmp },
     stdio: 'ignore',
@@ -69,7 +70,7 @@ async function race(s: ReturnType<typeof setup>, trials: unknown[], workers: num
   );
   const outs = await Promise.all(
     Array.from({ length: workers }, (_, w) =>
-      run(process.execPath, ['--import', 'tsx', WORKER, planFile, String(w)], {
+      run(process.execPath, [nodeScript(WORKER), planFile, String(w)], {
         cwd: REPO,
         env: { ...process.env, TMPDIR: s.tmp },
         maxBuffer: 1 << 24,

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { nodeScript } from '../helpers/node-script.js';
 import { tempDir } from '../helpers/temp-project.js';
 import { askedHistory } from '../web/fixtures/ask-history.js';
 
@@ -29,7 +30,7 @@ function setup() {
 async function exec(s: ReturnType<typeof setup>, history: unknown, env: Record<string, string> = {}) {
   const file = path.join(s.root, `h-${Math.random().toString(36).slice(2)}.json`);
   fs.writeFileSync(file, JSON.stringify(history));
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', EXEC, s.project, s.store, file], {
+  const { stdout } = await run(process.execPath, [nodeScript(EXEC), s.project, s.store, file], {
     cwd: REPO,
     env: { ...process.env, ...env },
   });

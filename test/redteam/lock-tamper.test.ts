@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { nodeScript } from '../helpers/node-script.js';
 import { tempDir } from '../helpers/temp-project.js';
 
 const run = promisify(execFile);
@@ -21,14 +22,10 @@ function lockFile(tmp: string, key: string): string {
 async function race(tmp: string, dir: string, key: string, workers: number, trials: number) {
   const outs = await Promise.all(
     Array.from({ length: workers }, (_, w) =>
-      run(
-        process.execPath,
-        ['--import', 'tsx', WORKER, dir, key, String(w), String(workers), String(trials)],
-        {
-          cwd: REPO,
-          env: { ...process.env, TMPDIR: tmp, SANDBOX_APPROVAL_LOCK: MODE },
-        },
-      ),
+      run(process.execPath, [nodeScript(WORKER), dir, key, String(w), String(workers), String(trials)], {
+        cwd: REPO,
+        env: { ...process.env, TMPDIR: tmp, SANDBOX_APPROVAL_LOCK: MODE },
+      }),
     ),
   );
   return outs.map(
@@ -88,7 +85,7 @@ describe.each([
     fs.mkdirSync(tmp);
     fs.mkdirSync(dir);
     const key = `/project/c.txt-${randomBytes(4).toString('hex')}`;
-    const holder = spawn(process.execPath, ['--import', 'tsx', WORKER, dir, key, '99', '1', '0', 'hold'], {
+    const holder = spawn(process.execPath, [nodeScript(WORKER), dir, key, '99', '1', '0', 'hold'], {
       cwd: REPO,
       env: { ...process.env, TMPDIR: tmp, SANDBOX_APPROVAL_LOCK: MODE },
       stdio: 'ignore',

@@ -3,10 +3,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { recoverChangeSets, Sandbox } from '../../src/index.js';
+import { nodeScript } from '../helpers/node-script.js';
 import { tempDir } from '../helpers/temp-project.js';
 
-const RCHILD = path.resolve(import.meta.dirname, 'fixtures/review-recover-child-k.ts');
-const CHILD = path.resolve(import.meta.dirname, 'fixtures/review-apply-child-k.ts');
+const RCHILD = nodeScript(path.resolve(import.meta.dirname, 'fixtures/review-recover-child-k.ts'));
+const CHILD = nodeScript(path.resolve(import.meta.dirname, 'fixtures/review-apply-child-k.ts'));
 const REPO = path.resolve(import.meta.dirname, '../..');
 const N = 4;
 
@@ -26,7 +27,7 @@ describe('red-team: kill -9 at every fs call of apply, then recover', () => {
       const files: Record<string, string> = { 'del.txt': 'bye\n' };
       for (let i = 0; i < N; i++) files[`f${i}.txt`] = `old${i}\n`;
       const dir = tempDir(files);
-      const c = spawnSync(process.execPath, ['--import', 'tsx', CHILD, dir, String(N), String(k)], {
+      const c = spawnSync(process.execPath, [CHILD, dir, String(N), String(k)], {
         cwd: REPO,
         encoding: 'utf8',
       });
@@ -55,11 +56,11 @@ describe('red-team: kill -9 at every fs call of apply, then recover', () => {
         const files: Record<string, string> = { 'del.txt': 'bye\n' };
         for (let i = 0; i < N; i++) files[`f${i}.txt`] = `old${i}\n`;
         const dir = tempDir(files);
-        spawnSync(process.execPath, ['--import', 'tsx', CHILD, dir, String(N), String(k)], {
+        spawnSync(process.execPath, [CHILD, dir, String(N), String(k)], {
           cwd: REPO,
           encoding: 'utf8',
         });
-        const rc = spawnSync(process.execPath, ['--import', 'tsx', RCHILD, dir, String(j)], {
+        const rc = spawnSync(process.execPath, [RCHILD, dir, String(j)], {
           cwd: REPO,
           encoding: 'utf8',
         });

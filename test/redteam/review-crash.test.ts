@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { recoverChangeSets, Sandbox } from '../../src/index.js';
+import { nodeScript } from '../helpers/node-script.js';
 import { tempDir } from '../helpers/temp-project.js';
 
 const CHILD = path.resolve(import.meta.dirname, 'fixtures/review-apply-child.ts');
@@ -11,7 +12,7 @@ const N = 12;
 
 function runAndKill(dir: string, delayMs: number): Promise<string> {
   return new Promise((resolve) => {
-    const c = spawn(process.execPath, ['--import', 'tsx', CHILD, dir, String(N)], { cwd: REPO });
+    const c = spawn(process.execPath, [nodeScript(CHILD), dir, String(N)], { cwd: REPO });
     let out = '';
     c.stdout.on('data', (d) => {
       out += d;

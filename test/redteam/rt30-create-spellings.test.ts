@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ApprovalToolset, FileSystemToolset, Sandbox } from '../../src/index.js';
+import { nodeScript } from '../helpers/node-script.js';
 
 function setup() {
   const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'rt30-create-')));
@@ -75,7 +76,7 @@ process.stdout.write(JSON.stringify({ creates, codes }));`,
       SPELLINGS.map(
         (s) =>
           new Promise<any>((resolve) => {
-            const c = spawn(process.execPath, ['--import', 'tsx', worker, root, s, String(t0)], {
+            const c = spawn(process.execPath, [nodeScript(worker), root, s, String(t0)], {
               cwd: path.resolve(__dirname, '../..'),
               stdio: ['ignore', 'pipe', 'pipe'],
             });

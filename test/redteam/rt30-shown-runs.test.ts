@@ -14,6 +14,7 @@ import { captureArguments } from '../../src/approval/call-arguments.js';
 import { canonicalJson } from '../../src/approval/canonical-json.js';
 import type { ApprovalPayload } from '../../src/contract/payloads.js';
 import { ApprovalToolset, gatedToolset } from '../../src/index.js';
+import { nodeScript } from '../helpers/node-script.js';
 
 function tricky(): Array<[string, () => unknown]> {
   return [
@@ -200,7 +201,7 @@ for (const k of names) {
 process.stdout.write(JSON.stringify(out));`,
       );
       const res = JSON.parse(
-        execFileSync(process.execPath, ['--import', 'tsx', script], {
+        execFileSync(process.execPath, [nodeScript(script)], {
           cwd: path.resolve(__dirname, '../..'),
           maxBuffer: 1 << 26,
         }).toString(),

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { nodeScript } from '../helpers/node-script.js';
 
 const worker = path.join(__dirname, 'rt30-xlock-worker.ts');
 
@@ -22,7 +23,7 @@ interface Run {
 }
 
 function start(root: string, tag: string, n: number, spelling: string, mode = 'bump'): Run {
-  const child = spawn(process.execPath, ['--import', 'tsx', worker, root, tag, String(n), spelling, mode], {
+  const child = spawn(process.execPath, [nodeScript(worker), root, tag, String(n), spelling, mode], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   started.push(child);

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FileSystemToolset, Sandbox } from '../../src/index.js';
+import { nodeScript } from '../helpers/node-script.js';
 import { cleanupAll, mkdir } from './rt31-harness.js';
 
 afterEach(cleanupAll);
@@ -29,7 +30,7 @@ describe('rt31 SIGKILL mid-write', () => {
     fs.writeFileSync(f, `${'v0 line of text  \r\n'.repeat(200_000)}end 0  \r\n`);
     const bad: string[] = [];
     for (let round = 0; round < 8; round++) {
-      const child = spawn(process.execPath, ['--import', 'tsx', worker, root], {
+      const child = spawn(process.execPath, [nodeScript(worker), root], {
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       let seen = 0;

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { FileSystemToolset, Sandbox } from '../../src/index.js';
+import { nodeScript } from '../helpers/node-script.js';
 import { cleanupAll, mkdir } from './rt31-harness.js';
 
 afterEach(cleanupAll);
@@ -17,7 +18,7 @@ afterAll(() => {
 });
 
 function start(root: string, tag: string, n: number, tool: string) {
-  const child = spawn(process.execPath, ['--import', 'tsx', worker, root, tag, String(n), tool], {
+  const child = spawn(process.execPath, [nodeScript(worker), root, tag, String(n), tool], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   started.push(child);

@@ -13,6 +13,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { nodeScript } from '../helpers/node-script.js';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -26,7 +27,7 @@ function runCapped(which: string, n: number, heapMb: number) {
   dirs.push(dir);
   const child = spawn(
     process.execPath,
-    [`--max-old-space-size=${heapMb}`, '--import', 'tsx', CHILD, which, dir, String(n)],
+    [`--max-old-space-size=${heapMb}`, nodeScript(CHILD), which, dir, String(n)],
     { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let out = '';

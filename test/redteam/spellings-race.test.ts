@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { nodeScript } from '../helpers/node-script.js';
 import { tempDir } from '../helpers/temp-project.js';
 import { askedHistory } from '../web/fixtures/ask-history.js';
 
@@ -62,7 +63,7 @@ describe('one file, four spellings, four processes', () => {
     const outs = (
       await Promise.all(
         [0, 1, 2, 3].map((w) =>
-          run(process.execPath, ['--import', 'tsx', WORKER, planFile, String(w)], {
+          run(process.execPath, [nodeScript(WORKER), planFile, String(w)], {
             cwd: REPO,
             maxBuffer: 1 << 24,
           }),

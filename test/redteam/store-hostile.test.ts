@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { nodeScript } from '../helpers/node-script.js';
 import { tempDir } from '../helpers/temp-project.js';
 
 const run = promisify(execFile);
@@ -14,7 +15,7 @@ const REPO = path.resolve(import.meta.dirname, '../..');
 const SCRIPT = path.resolve(REPO, 'test/web/fixtures/web-request.ts');
 
 async function request(args: string[], call: unknown, env: Record<string, string> = {}) {
-  const r = await run(process.execPath, ['--import', 'tsx', SCRIPT, ...args], {
+  const r = await run(process.execPath, [nodeScript(SCRIPT), ...args], {
     env: { ...process.env, TOOL_CALL: JSON.stringify(call), ...env },
     cwd: REPO,
   }).catch((e: { stdout?: string; stderr?: string }) => ({

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { nodeScript } from '../helpers/node-script.js';
 import { tempDir } from '../helpers/temp-project.js';
 
 const run = promisify(execFile);
@@ -14,7 +15,7 @@ async function request(
   call: { toolName: string; input: unknown },
   env: Record<string, string> = {},
 ): Promise<Record<string, unknown>> {
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', SCRIPT, ...args], {
+  const { stdout } = await run(process.execPath, [nodeScript(SCRIPT), ...args], {
     env: { ...process.env, TOOL_CALL: JSON.stringify(call), ...env },
     cwd: path.resolve(import.meta.dirname, '../..'),
   });

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { nodeScript } from '../helpers/node-script.js';
 import { tempDir } from '../helpers/temp-project.js';
 import { askedHistory } from './fixtures/ask-history.js';
 
@@ -22,7 +23,7 @@ async function race(
   fs.writeFileSync(planFile, JSON.stringify({ ...plan, barrier, workers }));
   const outs = await Promise.all(
     Array.from({ length: workers }, (_, w) =>
-      run(process.execPath, ['--import', 'tsx', WORKER, planFile, String(w)], {
+      run(process.execPath, [nodeScript(WORKER), planFile, String(w)], {
         cwd: REPO,
         maxBuffer: 1 << 24,
       }),
