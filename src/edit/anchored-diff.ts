@@ -162,6 +162,11 @@ export function anchoredDiff(
       // One side is only shared lines: the rest of the other side was inserted or removed.
       emit('-', a1 - a0 - head - tail);
       emit('+', b1 - b0 - head - tail);
+    } else if (a1 - a0 - head - tail === 1 && b1 - b0 - head - tail === 1) {
+      // One line for one (they differ: equal ones were trimmed), what the walk would find:
+      // a replace_all of a million lines sets up no walk for each.
+      emit('-', 1);
+      emit('+', 1);
     } else {
       const walk = new DiagonalWalk(a, b, a0 + head, a1 - tail, b0 + head, b1 - tail);
       for (const [c0, c1, d0, d1] of walk.changed((n) => emit('=', n)))

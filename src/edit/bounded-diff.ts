@@ -58,8 +58,8 @@ function sharedEnds(
   known: KnownShared,
 ): { head: number; tail: number; lineOffset: number; from: number; oldEnd: number; newEnd: number } {
   const room = Math.min(a.length, b.length);
-  const first = known.changes?.[0];
-  const last = known.changes?.at(-1);
+  const first = known.changes && changeAt(known, 0);
+  const last = known.changes && changeAt(known, known.changes.length - 1);
   const prefixRoom = first ? Math.min(first.oldTo, first.newTo) : Math.max(0, room - known.tail);
   const i = commonPrefix(a, b, prefixRoom, known.head);
   const suffixRoom = last ? Math.min(room - i, a.length - last.oldFrom, b.length - last.newFrom) : room - i;
@@ -111,10 +111,12 @@ function lineHolding(t: LineTable, at: number): number {
 function changedLineRanges(
   a: LineTable,
   b: LineTable,
-  changes: readonly TextChange[],
+  count: number,
+  changeAt: (k: number) => TextChange,
 ): Array<[number, number, number, number]> {
   const ranges: Array<[number, number, number, number]> = [];
-  for (const c of changes) {
+  for (let k = 0; k < count; k++) {
+    const c = changeAt(k);
     const a0 = lineHolding(a, c.oldFrom);
     const b0 = lineHolding(b, c.newFrom);
     // The change ends at a line start on both sides, or takes in the line it ends in on each
@@ -173,7 +175,28 @@ export interface KnownShared {
    * whole texts; the first starts at `head`, the last ends `tail` before the end):
    * the text between two of them is the same on both sides, and stays out of the diff.
    */
-  changes?: readonly TextChange[];
+  changes?: ChangeList;
+  /**
+   * The `changes` count from this many characters before the texts' start (the texts are a
+   * window cut from the ones the changes were made in): read through changeAt, never copied.
+   */
+  changesShift?: number;
+}
+
+/** Change k of `known` in the texts' own offsets (a new object: a million changes are not copied to shift them). */
+function changeAt(known: KnownShared, k: number): TextChange {
+  const c = known.changes!.at(k)!;
+  const s = known.changesShift ?? 0;
+  return s === 0
+    ? c
+    : { oldFrom: c.oldFrom - s, oldTo: c.oldTo - s, newFrom: c.newFrom - s, newTo: c.newTo - s };
+}
+
+/** Changes read by index (an array of them, or one made as read, see HitChanges). */
+export interface ChangeList {
+  readonly length: number;
+  at(k: number): TextChange | undefined;
+  slice(start: number, end: number): ChangeList;
 }
 
 /** Characters [oldFrom, oldTo) of the old text became [newFrom, newTo) of the new. */
@@ -195,11 +218,11 @@ export interface TextChange {
 export function checkedChanges(
   oldText: string,
   splice: TextSplice,
-  changes: readonly TextChange[],
+  changes: ChangeList,
   headLines?: number,
 ): KnownShared | undefined {
   const { head, middle, tail } = splice;
-  const first = changes[0];
+  const first = changes.at(0);
   if (!first) return undefined;
   const oldEnd = oldText.length - tail;
   const newEnd = head + middle.length;
@@ -212,7 +235,8 @@ export function checkedChanges(
     oldText.slice(from, to) === middle.slice(at - head, at - head + (to - from));
   let oldAt = head;
   let newAt = head;
-  for (const c of changes) {
+  for (let k = 0; k < changes.length; k++) {
+    const c = changes.at(k)!;
     if (c.oldFrom < oldAt || c.oldTo < c.oldFrom || c.newTo < c.newFrom) return undefined;
     if (c.oldFrom - oldAt !== c.newFrom - newAt || !same(oldAt, c.oldFrom, newAt)) return undefined;
     oldAt = c.oldTo;
@@ -263,19 +287,20 @@ function changesPrefix(
   | undefined {
   const changes = known?.changes;
   if (!changes || changes.length < PREFIX_FROM) return undefined;
+  const nth = (k: number) => changeAt(known!, k);
   let k = 0;
   for (let shown = 0; k < changes.length - 1; k++) {
-    const c = changes[k]!;
+    const c = nth(k);
     shown += c.oldTo - c.oldFrom + (c.newTo - c.newFrom) + 4;
     if (shown > upTo) break;
   }
   let lineCut: { cut: number; j: number } | undefined;
   for (let j = k; j < Math.min(changes.length - 1, k + PART_SEARCH); j++) {
-    const c = changes[j]!;
+    const c = nth(j);
     // The end of the change's last line; the next change must start after it.
     const newline = startsLine(oldText, c.oldTo) ? c.oldTo - 1 : oldText.indexOf('\n', c.oldTo);
     const lineEnd = newline === -1 ? oldText.length : newline + 1;
-    const nextLine = lineStartAt(oldText, changes[j + 1]!.oldFrom);
+    const nextLine = lineStartAt(oldText, nth(j + 1).oldFrom);
     if (nextLine < lineEnd) continue;
     lineCut ??= { cut: lineEnd, j };
     // Unchanged lines before the next change's line, counted up to 2 × context + 1.
@@ -291,7 +316,7 @@ function changesPrefix(
   return lineCut && prefixAt(lineCut.cut, lineCut.j, true);
 
   function prefixAt(cut: number, j: number, hunkContinues: boolean) {
-    const c = changes![j]!;
+    const c = nth(j);
     const newCut = cut + (c.newTo - c.oldTo);
     return {
       oldText: oldText.slice(0, cut),
@@ -303,6 +328,7 @@ function changesPrefix(
         tail: cut - c.oldTo,
         ...(known!.headLines !== undefined ? { headLines: known!.headLines } : {}),
         changes: changes!.slice(0, j + 1),
+        ...(known!.changesShift ? { changesShift: known!.changesShift } : {}),
       },
       changesLeft: changes!.length - j - 1,
       hunkContinues,
@@ -340,12 +366,6 @@ function spliceWindow(
     known?.headLines !== undefined
       ? known.headLines - newlinesIn(oldText, lo, known.head)
       : newlinesIn(oldText, 0, lo);
-  const shift = (c: TextChange): TextChange => ({
-    oldFrom: c.oldFrom - lo,
-    oldTo: c.oldTo - lo,
-    newFrom: c.newFrom - lo,
-    newTo: c.newTo - lo,
-  });
   return {
     oldText: oldText.slice(lo, hi),
     newText: oldText.slice(lo, splice.head) + splice.middle + oldText.slice(oldText.length - splice.tail, hi),
@@ -353,7 +373,7 @@ function spliceWindow(
       head: (known?.head ?? head) - lo,
       tail: (known?.tail ?? tail) - (oldText.length - hi),
       ...(known?.headLines !== undefined ? { headLines: known.headLines - linesBefore } : {}),
-      ...(known?.changes ? { changes: known.changes.map(shift) } : {}),
+      ...(known?.changes ? { changes: known.changes, changesShift: (known.changesShift ?? 0) + lo } : {}),
     },
     linesBefore,
   };
@@ -433,20 +453,22 @@ export function boundedUnifiedDiff(
   const header = `--- a${options.oldPath}\n+++ b${options.newPath}\n`;
   // The changes as the slices see them: the first from where the texts differ, the last up
   // to where they agree again; the places between are the caller's.
-  const given = options.known?.changes ?? [];
-  const changes = (given.length > 1 ? given : [{ oldFrom: 0, oldTo: 0, newFrom: 0, newTo: 0 }]).map(
-    (c, k, all) => ({
-      oldFrom: k === 0 ? cut.from - cut.head : c.oldFrom - cut.head,
-      newFrom: k === 0 ? cut.from - cut.head : c.newFrom - cut.head,
-      oldTo: k === all.length - 1 ? cut.oldEnd - cut.head : c.oldTo - cut.head,
-      newTo: k === all.length - 1 ? cut.newEnd - cut.head : c.newTo - cut.head,
-    }),
-  );
-  const { runs, coarse } = anchoredDiff(a, b, options.timeBudgetMs ?? 300, changedLineRanges(a, b, changes));
+  const given = options.known;
+  const count = given?.changes && given.changes.length > 1 ? given.changes.length : 1;
+  const changeInSlices = (k: number): TextChange => {
+    const c = count > 1 ? changeAt(given!, k) : undefined;
+    return {
+      oldFrom: (k === 0 ? cut.from : c!.oldFrom) - cut.head,
+      newFrom: (k === 0 ? cut.from : c!.newFrom) - cut.head,
+      oldTo: (k === count - 1 ? cut.oldEnd : c!.oldTo) - cut.head,
+      newTo: (k === count - 1 ? cut.newEnd : c!.newTo) - cut.head,
+    };
+  };
+  const regions = changedLineRanges(a, b, count, changeInSlices);
+  const { runs, coarse } = anchoredDiff(a, b, options.timeBudgetMs ?? 300, regions);
   if (runs.every((r) => r.kind === '='))
     return { unifiedDiff: '', added: 0, removed: 0, diffLines: 0, coarse: false };
-  const body = formatHunks(a, b, runs, context, firstLine, options.shownPerRun);
-  const unifiedDiff = header + body;
+  const unifiedDiff = formatHunks(a, b, runs, context, firstLine, options.shownPerRun, header);
   let added = 0;
   let removed = 0;
   for (const r of runs) {

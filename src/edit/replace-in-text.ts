@@ -4,6 +4,7 @@ import { allOffsets } from './all-offsets.js';
 import { locateSpans, type SpanMatch } from './block-index.js';
 import { checkedChanges, type KnownShared, type TextChange } from './bounded-diff.js';
 import { closestRegion } from './closest-region.js';
+import { HitChanges } from './hit-changes.js';
 import { LineTable } from './line-table.js';
 import { type BlockMatch, locateBlock } from './match-cascade.js';
 import type { MatchLevel } from './normalize-line.js';
@@ -99,7 +100,11 @@ function slipsWhitespace(body: string, o: number, oldText: string, newText: stri
 }
 
 /** Offsets of non-overlapping occurrences, left to right. */
-function nonOverlapping(offsets: readonly number[], length: number): number[] {
+function nonOverlapping(offsets: readonly number[], length: number): readonly number[] {
+  // Usually none overlap: the offsets themselves (a million hits are not copied).
+  let k = 1;
+  while (k < offsets.length && offsets[k]! >= offsets[k - 1]! + length) k++;
+  if (k >= offsets.length) return offsets;
   const out: number[] = [];
   let last = 0;
   for (const o of offsets) {
@@ -242,7 +247,7 @@ function replaceExact(
     middle = out.slice(chosen[0]!, out.length - (body.length - last));
   }
   // The chosen hits are the offsets, or some of them (both ascending): their lines are known.
-  const used: number[] = chosen.length === offsets.length ? lines : [];
+  const used: number[] = chosen === offsets || chosen.length === offsets.length ? lines : [];
   for (let k = 0, c = 0; used !== lines && c < chosen.length; k++) {
     if (offsets[k] !== chosen[c]) continue;
     used.push(lines[k]!);
@@ -262,19 +267,7 @@ function replaceExact(
       tail: body.length - last,
       headLines: used[0]! - 1,
       // Each replacement where it is (the text between two of them is copied).
-      ...(chosen.length > 1
-        ? {
-            changes: chosen.map((o, k) => {
-              const at = bom + o + k * (newText.length - oldText.length);
-              return {
-                oldFrom: bom + o,
-                oldTo: bom + o + oldText.length,
-                newFrom: at,
-                newTo: at + newText.length,
-              };
-            }),
-          }
-        : {}),
+      ...(chosen.length > 1 ? { changes: new HitChanges(chosen, bom, oldText.length, newText.length) } : {}),
     },
     splice: { head: bom + chosen[0]!, middle, tail: body.length - last },
   };

@@ -54,8 +54,11 @@ export function formatHunks(
   firstLine = 0,
   /** A run of more lines than this shows its first and last halves and a count of the rest. */
   shownPerRun = Infinity,
+  /** Text before the hunks (a file header), in the same string: a diff of 80 MB is not copied to put it in front. */
+  head = '',
 ): string {
   const out = new Pieces();
+  if (head) out.add(head);
   let ai = 0;
   let bi = 0;
   let hunk: { a0: number; b0: number; lines: Pieces; oldCount: number; newCount: number } | undefined;
