@@ -1,14 +1,9 @@
 import { DiagonalWalk, sameLine } from './diagonal-walk.js';
-import { type EmitRun, idDiff, type RunKind } from './id-diff.js';
-
-/** A run of the edit script: `=` lines kept, `-` removed from the old side, `+` added from the new. */
-export interface Run {
-  kind: RunKind;
-  count: number;
-}
+import { type EmitRun, idDiff } from './id-diff.js';
+import { RunList } from './run-list.js';
 
 export interface AnchoredDiff {
-  runs: Run[];
+  runs: RunList;
   /** True when some region ran out of time and is shown as one replacement (that region only). */
   coarse: boolean;
 }
@@ -134,23 +129,22 @@ export function anchoredDiff(
   b: LinesWithEnds,
   timeBudgetMs: number,
   /**
-   * Where the texts may differ, as line ranges [a0, a1, b0, b1), ascending: the lines
-   * between them are equal and kept as they are (an edit knows where it changed the
-   * text). By default the whole texts.
+   * Where the texts may differ, as line ranges a0, a1, b0, b1 (four numbers each, ascending):
+   * the lines between them are equal and kept as they are (an edit knows where it changed
+   * the text). By default the whole texts.
    */
-  regions: ReadonlyArray<readonly [number, number, number, number]> = [[0, a.count, 0, b.count]],
+  regions: Int32Array = Int32Array.of(0, a.count, 0, b.count),
 ): AnchoredDiff {
-  const runs: Run[] = [];
-  const emit = (kind: Run['kind'], count: number) => {
-    if (count <= 0) return;
-    const last = runs.at(-1);
-    if (last?.kind === kind) last.count += count;
-    else runs.push({ kind, count });
-  };
+  const runs = new RunList();
+  const emit: EmitRun = (kind, count) => runs.add(kind, count);
   const deadline = performance.now() + timeBudgetMs;
   let coarse = false;
   let done = 0;
-  for (const [a0, a1, b0, b1] of regions) {
+  for (let q = 0; q < regions.length; q += 4) {
+    const a0 = regions[q]!;
+    const a1 = regions[q + 1]!;
+    const b0 = regions[q + 2]!;
+    const b1 = regions[q + 3]!;
     emit('=', a0 - done);
     // Equal lines at the region's ends are compared in place first: an insertion or a
     // small change then costs nothing for the lines around it.

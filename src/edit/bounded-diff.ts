@@ -106,15 +106,17 @@ function lineHolding(t: LineTable, at: number): number {
 /**
  * The line ranges [a0, a1, b0, b1) that hold the changes (character ranges of the
  * texts `a` and `b`), merged where they share a line: the lines between them are
- * equal on both sides and are kept as they are.
+ * equal on both sides and are kept as they are. Four numbers a range in one array
+ * (a million changes make no million small arrays).
  */
 function changedLineRanges(
   a: LineTable,
   b: LineTable,
   count: number,
   changeAt: (k: number) => TextChange,
-): Array<[number, number, number, number]> {
-  const ranges: Array<[number, number, number, number]> = [];
+): Int32Array {
+  const r = new Int32Array(4 * count);
+  let n = 0;
   for (let k = 0; k < count; k++) {
     const c = changeAt(k);
     const a0 = lineHolding(a, c.oldFrom);
@@ -124,24 +126,29 @@ function changedLineRanges(
     const whole = startsLine(a.text, c.oldTo) && startsLine(b.text, c.newTo);
     const a1 = Math.max(a0, Math.min(a.count, lineHolding(a, c.oldTo) + (whole ? 0 : 1)));
     const b1 = Math.max(b0, Math.min(b.count, lineHolding(b, c.newTo) + (whole ? 0 : 1)));
-    const prev = ranges.at(-1);
+    const p = 4 * (n - 1);
     // Sharing a line with the change before (or lines between that do not pair up): one range,
     // ending where this change ends (the line the one before took in for what followed it is in
     // this range either way).
-    if (prev && (a0 < prev[1] || b0 < prev[3] || a0 - prev[1] !== b0 - prev[3])) {
-      prev[1] = Math.max(prev[0], a1);
-      prev[3] = Math.max(prev[2], b1);
-    } else ranges.push([a0, a1, b0, b1]);
+    if (n > 0 && (a0 < r[p + 1]! || b0 < r[p + 3]! || a0 - r[p + 1]! !== b0 - r[p + 3]!)) {
+      r[p + 1] = Math.max(r[p]!, a1);
+      r[p + 3] = Math.max(r[p + 2]!, b1);
+    } else {
+      r[4 * n] = a0;
+      r[4 * n + 1] = a1;
+      r[4 * n + 2] = b0;
+      r[4 * n + 3] = b1;
+      n++;
+    }
   }
   // Lines before the first and after the last range pair up too (else the range takes them in).
-  const first = ranges[0]!;
-  if (first[0] !== first[2]) first[0] = first[2] = 0;
-  const last = ranges.at(-1)!;
-  if (a.count - last[1] !== b.count - last[3]) {
-    last[1] = a.count;
-    last[3] = b.count;
+  if (r[0] !== r[2]) r[0] = r[2] = 0;
+  const last = 4 * (n - 1);
+  if (a.count - r[last + 1]! !== b.count - r[last + 3]!) {
+    r[last + 1] = a.count;
+    r[last + 3] = b.count;
   }
-  return ranges;
+  return r.subarray(0, 4 * n);
 }
 
 function newlinesIn(text: string, from: number, to: number): number {
@@ -466,14 +473,10 @@ export function boundedUnifiedDiff(
   };
   const regions = changedLineRanges(a, b, count, changeInSlices);
   const { runs, coarse } = anchoredDiff(a, b, options.timeBudgetMs ?? 300, regions);
-  if (runs.every((r) => r.kind === '='))
+  const added = runs.total('+');
+  const removed = runs.total('-');
+  if (added === 0 && removed === 0)
     return { unifiedDiff: '', added: 0, removed: 0, diffLines: 0, coarse: false };
   const unifiedDiff = formatHunks(a, b, runs, context, firstLine, options.shownPerRun, header);
-  let added = 0;
-  let removed = 0;
-  for (const r of runs) {
-    if (r.kind === '+') added += r.count;
-    else if (r.kind === '-') removed += r.count;
-  }
   return { unifiedDiff, added, removed, diffLines: countOf(unifiedDiff, '\n'), coarse };
 }

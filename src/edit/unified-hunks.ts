@@ -1,4 +1,5 @@
-import type { LinesWithEnds, Run } from './anchored-diff.js';
+import type { LinesWithEnds } from './anchored-diff.js';
+import type { RunList } from './run-list.js';
 
 /**
  * Lines [from, to) of `t` as unified-diff body lines with `prefix`, without the
@@ -49,7 +50,7 @@ function prefixLines(text: string, prefix: string): string {
 export function formatHunks(
   a: LinesWithEnds,
   b: LinesWithEnds,
-  runs: readonly Run[],
+  runs: RunList,
   context: number,
   firstLine = 0,
   /** A run of more lines than this shows its first and last halves and a count of the rest. */
@@ -75,35 +76,37 @@ export function formatHunks(
     hunk!.oldCount += to - from;
     hunk!.newCount += to - from;
   };
-  runs.forEach((run, r) => {
-    if (run.kind === '=') {
+  for (let r = 0; r < runs.length; r++) {
+    const kind = runs.kind(r);
+    const count = runs.count(r);
+    if (kind === '=') {
       if (hunk) {
         const last = r === runs.length - 1;
-        if (!last && run.count <= 2 * context) keep(ai, ai + run.count);
+        if (!last && count <= 2 * context) keep(ai, ai + count);
         else {
-          keep(ai, ai + Math.min(context, run.count));
+          keep(ai, ai + Math.min(context, count));
           close();
         }
       }
-      ai += run.count;
-      bi += run.count;
-      return;
+      ai += count;
+      bi += count;
+      continue;
     }
     if (!hunk) {
       const lead = Math.min(context, ai, bi);
       hunk = { a0: ai - lead, b0: bi - lead, lines: new Pieces(), oldCount: 0, newCount: 0 };
       keep(ai - lead, ai);
     }
-    if (run.kind === '-') {
-      hunk.lines.line(block(a, ai, ai + run.count, '-', shownPerRun));
-      hunk.oldCount += run.count;
-      ai += run.count;
+    if (kind === '-') {
+      hunk.lines.line(block(a, ai, ai + count, '-', shownPerRun));
+      hunk.oldCount += count;
+      ai += count;
     } else {
-      hunk.lines.line(block(b, bi, bi + run.count, '+', shownPerRun));
-      hunk.newCount += run.count;
-      bi += run.count;
+      hunk.lines.line(block(b, bi, bi + count, '+', shownPerRun));
+      hunk.newCount += count;
+      bi += count;
     }
-  });
+  }
   close();
   return out.text();
 }
