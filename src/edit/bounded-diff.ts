@@ -301,6 +301,13 @@ function changesPrefix(
     shown += c.oldTo - c.oldFrom + (c.newTo - c.newFrom) + 4;
     if (shown > upTo) break;
   }
+  // A new-text character before the last change's end (the tail is never reached).
+  const newCharAt = (p: number) =>
+    splice
+      ? p < splice.head
+        ? oldText.charCodeAt(p)
+        : splice.middle.charCodeAt(p - splice.head)
+      : newText.charCodeAt(p);
   let lineCut: { cut: number; j: number } | undefined;
   for (let j = k; j < Math.min(changes.length - 1, k + PART_SEARCH); j++) {
     const c = nth(j);
@@ -309,6 +316,10 @@ function changesPrefix(
     const lineEnd = newline === -1 ? oldText.length : newline + 1;
     const nextLine = lineStartAt(oldText, nth(j + 1).oldFrom);
     if (nextLine < lineEnd) continue;
+    // A line end on the new side too: a change that joined lines (its old text ends with a
+    // newline, its new text does not) goes on into the next line there.
+    const newLineEnd = lineEnd + (c.newTo - c.oldTo);
+    if (newLineEnd > 0 && newCharAt(newLineEnd - 1) !== 10) continue;
     lineCut ??= { cut: lineEnd, j };
     // Unchanged lines before the next change's line, counted up to 2 × context + 1.
     let at = lineEnd;

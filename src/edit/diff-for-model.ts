@@ -59,7 +59,7 @@ const CANDIDATES = 8;
 const plural = (n: number, what: string) => `${n.toLocaleString('en')} more ${what}${n === 1 ? '' : 's'}`;
 
 const lineCutNote = (used: number, lines: number, changesLeft: number, hunkContinues?: boolean) =>
-  `[diff cut at ${used.toLocaleString('en')} characters: ${plural(lines, 'line')}${changesLeft > 0 ? ` and ${plural(changesLeft, 'change')}` : ''} not shown${hunkContinues ? ' (the last hunk goes on: its header counts the lines shown)' : ''}; read the file to see them]`;
+  `[diff cut at ${used.toLocaleString('en')} characters: ${plural(lines, 'line')}${changesLeft > 0 ? ` and ${plural(changesLeft, 'change')}` : ''} not shown${hunkContinues ? ' (the last hunk goes on past them: its header counts only part of it)' : ''}; read the file to see them]`;
 
 const moreNote = (changesLeft: number, hunkContinues?: boolean) =>
   `[${plural(changesLeft, 'change')} not shown${hunkContinues ? ' (the last hunk goes on: its header counts the lines shown)' : ''}; read the file to see them]`;

@@ -100,6 +100,24 @@ function slipsWhitespace(body: string, o: number, oldText: string, newText: stri
 }
 
 /** Offsets of non-overlapping occurrences, left to right. */
+/**
+ * Lines a replacement of every hit changes: each hit's (the more of its old and new
+ * text's lines; a text ending in a newline ends its last line), and a line the hit
+ * before also changed counted once.
+ */
+function linesChangedBy(hitLines: readonly number[], oldText: string, newText: string): number {
+  const linesOf = (t: string) => Math.max(1, countOf(t, '\n') + (t.endsWith('\n') ? 0 : 1));
+  const oldLines = linesOf(oldText);
+  const span = Math.max(oldLines, linesOf(newText));
+  let total = 0;
+  let lastLine = 0;
+  for (const line of hitLines) {
+    total += line <= lastLine ? span - 1 : span;
+    lastLine = line + oldLines - 1;
+  }
+  return total;
+}
+
 function nonOverlapping(offsets: readonly number[], length: number): readonly number[] {
   // Usually none overlap: the offsets themselves (a million hits are not copied).
   let k = 1;
@@ -253,7 +271,6 @@ function replaceExact(
     used.push(lines[k]!);
     c++;
   }
-  const span = Math.max(countOf(oldText, '\n'), countOf(newText, '\n')) + 1;
   return {
     ok: true,
     newText: restore(out),
@@ -261,7 +278,7 @@ function replaceExact(
     matchLevel: 'exact',
     matchLines: used,
     firstChangedLine: used[0]!,
-    linesChanged: span * chosen.length,
+    linesChanged: linesChangedBy(used, oldText, newText),
     unchanged: {
       head: bom + chosen[0]!,
       tail: body.length - last,
