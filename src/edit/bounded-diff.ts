@@ -115,7 +115,9 @@ function changedLineRanges(
   count: number,
   changeAt: (k: number) => TextChange,
 ): Int32Array {
-  const r = new Int32Array(4 * count);
+  // Changes that share a line make one range: sized for the fewer of changes and lines, grown
+  // if that was wrong (a typed array drops writes past its end).
+  let r = new Int32Array(4 * Math.max(1, Math.min(count, a.count + b.count + 1)));
   let n = 0;
   for (let k = 0; k < count; k++) {
     const c = changeAt(k);
@@ -134,6 +136,11 @@ function changedLineRanges(
       r[p + 1] = Math.max(r[p]!, a1);
       r[p + 3] = Math.max(r[p + 2]!, b1);
     } else {
+      if (4 * n + 4 > r.length) {
+        const grown = new Int32Array(2 * r.length);
+        grown.set(r);
+        r = grown;
+      }
       r[4 * n] = a0;
       r[4 * n + 1] = a1;
       r[4 * n + 2] = b0;
