@@ -99,7 +99,6 @@ function slipsWhitespace(body: string, o: number, oldText: string, newText: stri
   return false;
 }
 
-/** Offsets of non-overlapping occurrences, left to right. */
 /**
  * Lines a replacement of every hit changes: each hit's (the more of its old and new
  * text's lines; a text ending in a newline ends its last line), and a line the hit
@@ -118,6 +117,7 @@ function linesChangedBy(hitLines: readonly number[], oldText: string, newText: s
   return total;
 }
 
+/** Offsets of non-overlapping occurrences, left to right. */
 function nonOverlapping(offsets: readonly number[], length: number): readonly number[] {
   // Usually none overlap: the offsets themselves (a million hits are not copied).
   let k = 1;
@@ -265,7 +265,7 @@ function replaceExact(
     middle = out.slice(chosen[0]!, out.length - (body.length - last));
   }
   // The chosen hits are the offsets, or some of them (both ascending): their lines are known.
-  const used: number[] = chosen === offsets || chosen.length === offsets.length ? lines : [];
+  const used: number[] = chosen.length === offsets.length ? lines : [];
   for (let k = 0, c = 0; used !== lines && c < chosen.length; k++) {
     if (offsets[k] !== chosen[c]) continue;
     used.push(lines[k]!);
