@@ -1,52 +1,21 @@
 // rt49 harness: run one tool through ApprovalToolset on a real temp file, capture the payload,
 // and check the payload's unifiedDiff strictly (hunks applied at their headers' lines, no fuzz).
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import type { ApprovalPayload } from '../../src/index.js';
-import { ApprovalToolset, FileSystemToolset, Sandbox } from '../../src/index.js';
+import { type Run as DiffRun, runGated as runDiffGated } from './diff-harness.js';
 
-const made: string[] = [];
-export function cleanup(): void {
-  for (const d of made.splice(0)) fs.rmSync(d, { recursive: true, force: true });
-}
-export function tempDir(files: Record<string, string | Buffer> = {}): string {
-  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'rt49-')));
-  made.push(dir);
-  for (const [k, v] of Object.entries(files)) fs.writeFileSync(path.join(dir, k), v);
-  return dir;
-}
+export { tempDir } from '../helpers/temp-project.js';
+export { cleanup } from './diff-harness.js';
 
-export interface Run {
-  payload: any;
-  outcome: { ok: boolean; data?: any; error?: any };
-  before: string;
-  after: string;
-  dir: string;
-}
+/** diff-harness's run, its payload read field by field (edit, patch and lines payloads alike). */
+export type Run = Omit<DiffRun, 'payload'> & { payload: any };
 
-/** One tool call through ApprovalToolset (approves and records the payload). */
+/** One tool call through ApprovalToolset (approves and records the payload); files up to 1 GiB. */
 export async function runGated(
   before: string,
   tool: string,
   args: Record<string, unknown>,
   opts: { file?: string; limits?: Record<string, number> } = {},
 ): Promise<Run> {
-  const file = opts.file ?? 'f.txt';
-  const dir = tempDir({ [file]: before });
-  const toolset = new FileSystemToolset(Sandbox.fromDirectory(dir, { mode: 'rw' }), {
-    limits: { maxFileBytes: 1 << 30, ...(opts.limits ?? {}) },
-  });
-  let payload: ApprovalPayload | undefined;
-  const gated = new ApprovalToolset(toolset, {
-    approve: (req) => {
-      payload = req.payload;
-      return { approved: true };
-    },
-  });
-  const outcome = (await gated.callTool(tool, { path: `/${file}`, ...args })) as Run['outcome'];
-  const after = fs.readFileSync(path.join(dir, file), 'utf8');
-  return { payload, outcome, before, after, dir };
+  return runDiffGated(before, tool, args, opts.file, { maxFileBytes: 1 << 30, ...(opts.limits ?? {}) });
 }
 
 interface Line {
