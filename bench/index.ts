@@ -6,6 +6,7 @@ import { benchMcpVsReference } from './mcp-vs-reference.js';
 import { formatTable } from './measure.js';
 import {
   benchApprovalOverhead,
+  benchFreshMemory,
   benchHashedRead,
   benchPagerFirstScreen,
   benchPaging,
@@ -30,6 +31,7 @@ console.log('');
 const rows = [
   ...(await benchEditTools(quick ? [2_000] : [10_000, 100_000, 1_000_000], quick ? 3 : 7)),
   ...(await benchHashedRead(quick ? [10_000] : [200_000, 1_000_000], quick ? 3 : 5)),
+  ...benchFreshMemory(60 * 2 ** 20, quick ? 3 : 7),
   ...(await benchPaging(quick ? 10_000 : 200_000, quick ? 2 : 3)),
   ...(await benchPayloadDiff(quick ? 2_000 : 100_000, quick ? 3 : 5)),
   ...(await benchPagerFirstScreen(quick ? 10_000 : 100_000, quick ? [1 << 20] : [1 << 20, 10 << 20], runs)),

@@ -18,7 +18,7 @@ export interface Paired {
   second?: { ratio: number; baselineMs: number };
 }
 
-const medianOf = (xs: number[]) => {
+export const medianOf = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[s.length >> 1]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 };
