@@ -189,30 +189,36 @@ const MARGIN = 3;
 
 /**
  * The patched window with the final newline the diff asks for, when the last hunk
- * reaches the end of the file and says so explicitly: its new last line marked
- * `\ No newline at end of file` where the old one was not (the newline is dropped),
- * or the old last line marked and the new last line one the hunk adds, unmarked
- * (a newline is added). Anything else keeps the file's own ending, whatever the diff
- * believed it was: a hunk that deletes an unmarked file's last lines leaves the line
- * before them unterminated, as the file's last line was.
+ * reaches the end of the file and its markers say the ending changes: the new side's
+ * last line marked `\ No newline at end of file` where the old one was not (the
+ * newline is dropped), or the old side's marked and the new side's not (the new
+ * last line, added or context, is terminated), as `patch` reads a diff. The window's
+ * last line ends as the file's did (`terminated`; an empty file's added lines are
+ * terminated), so only that needs to change; `lines` says whether the window has a
+ * line at all (an empty string is also one empty unterminated line). Markers that
+ * say the ending stays, or none, keep the file's own ending, whatever the diff
+ * believed it was.
  */
-function withFinalNewline(window: string, last: Placement, lines: number, eol: string): string {
+function withFinalNewline(
+  window: string,
+  last: Placement,
+  end: number,
+  { eol, terminated, lines }: { eol: string; terminated: boolean; lines: number },
+): string {
   const marks = last.hunk.noFinalNewline;
-  if (!marks || marks.old === marks.new || last.end !== lines) return window;
-  const end = newSideEnd(last.hunk);
-  const ended = window.endsWith('\n');
-  // An empty unterminated last line is no line at all: the file ends with the newline before it.
-  if (marks.new) return ended && end?.text ? window.slice(0, window.endsWith('\r\n') ? -2 : -1) : window;
-  return !ended && end?.kind === '+' ? window + eol : window;
+  if (!marks || marks.old === marks.new || last.end !== end || lines === 0) return window;
+  if (marks.new) return terminated ? window.slice(0, window.endsWith('\r\n') ? -2 : -1) : window;
+  return terminated ? window : window + eol;
 }
 
-/** The last line of a hunk's new side (context or added), if it has one. */
-function newSideEnd(hunk: LooseHunk): { kind: '+' | ' '; text: string } | undefined {
-  for (let i = hunk.last - 1; i >= hunk.first; i--) {
-    const kind = hunk.diff.kind(i);
-    if (kind !== '-') return { kind, text: hunk.diff.line(i) };
+/** How many lines the window [from, to) has once every hunk is applied. */
+function patchedLineCount(placements: Placement[], from: number, to: number): number {
+  let count = to - from;
+  for (const p of placements) {
+    count -= p.end - p.start;
+    for (let i = p.hunk.first; i < p.hunk.last; i++) if (p.hunk.diff.kind(i) !== '-') count++;
   }
-  return undefined;
+  return count;
 }
 
 /**
@@ -296,7 +302,11 @@ export function fixUnifiedDiff(
       details: { reason: 'strict_apply_failed' },
     };
   }
-  applied = withFinalNewline(applied, placements.at(-1)!, table.count, eol);
+  applied = withFinalNewline(applied, placements.at(-1)!, table.count, {
+    eol,
+    terminated: body === '' || body.endsWith('\n'),
+    lines: patchedLineCount(placements, from, to),
+  });
   const newText = restore(body.slice(0, table.offset(from)) + applied + body.slice(table.offset(to)));
   const splice = {
     head: text.length - body.length + table.offset(from),

@@ -103,6 +103,9 @@ describe('rt32 big files', () => {
           const truth = applyLineOps(lines, ops);
           const before = (bom ? '\uFEFF' : '') + lines.join(eol) + (finalNl ? eol : '');
           let udiff = unifiedOf(scriptOf(lines, ops), ctx);
+          // Which sides' last line got a marker: the new side's last line is terminated unless it has one (as `patch` reads it).
+          let oldMarked = false;
+          let newMarked = false;
           if (!finalNl) {
             // mark the unterminated last lines, as a careful model would
             const out: string[] = [];
@@ -118,10 +121,19 @@ describe('rt32 big files', () => {
               } else if (l[0] === ' ') {
                 o++;
                 n++;
-                if (o === lines.length && n === truth.length) out.push('\\ No newline at end of file');
+                if (o === lines.length && n === truth.length) {
+                  out.push('\\ No newline at end of file');
+                  oldMarked = newMarked = true;
+                }
               } else if (l[0] === '-') {
-                if (++o === lines.length) out.push('\\ No newline at end of file');
-              } else if (++n === truth.length) out.push('\\ No newline at end of file');
+                if (++o === lines.length) {
+                  out.push('\\ No newline at end of file');
+                  oldMarked = true;
+                }
+              } else if (++n === truth.length) {
+                out.push('\\ No newline at end of file');
+                newMarked = true;
+              }
             }
             udiff = `${out.join('\n')}\n`;
           }
@@ -130,8 +142,9 @@ describe('rt32 big files', () => {
             expect(r.outcome.error.details?.reason).toBe('ambiguous');
             return;
           }
+          const ended = finalNl || (oldMarked && !newMarked);
           expect(r.after).toBe(
-            (bom ? '\uFEFF' : '') + truth.map((t) => t.text).join(eol) + (finalNl && truth.length ? eol : ''),
+            (bom ? '\uFEFF' : '') + truth.map((t) => t.text).join(eol) + (ended && truth.length ? eol : ''),
           );
           if (r.after !== before) expect(applyShown(before, r.payload.unifiedDiff)).toBe(r.after);
         },

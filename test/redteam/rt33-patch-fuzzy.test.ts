@@ -12,7 +12,7 @@ import {
   scriptOf,
   unifiedOf,
 } from './rt32-harness.js';
-import { drift, markNoNewline, sha, shownTruth } from './rt33-util.js';
+import { addsFinalNewline, drift, markNoNewline, sha, shownTruth } from './rt33-util.js';
 
 afterEach(cleanup);
 
@@ -51,9 +51,18 @@ async function attack(
   // A hunk without context is placed by its numbers only: shift only hunks that have context.
   udiff = drift(udiff, strip, ctx === 0 ? 0 : shift);
   const r = await runGated(before, 'patch_file', { unified_diff: udiff, base_sha256: sha(before) });
+  const ended = finalNl || addsFinalNewline(udiff);
   const expected =
-    (bom ? '\uFEFF' : '') + truth.map((t) => t.text).join(eol) + (finalNl && truth.length ? eol : '');
-  return { r, ops, truth, before, expected, udiff, shown: shownTruth(truth, lines.length, finalNl, bom) };
+    (bom ? '\uFEFF' : '') + truth.map((t) => t.text).join(eol) + (ended && truth.length ? eol : '');
+  return {
+    r,
+    ops,
+    truth,
+    before,
+    expected,
+    udiff,
+    shown: shownTruth(truth, lines.length, finalNl, bom, ended),
+  };
 }
 
 const argsArb = fc.tuple(

@@ -49,6 +49,25 @@ export function markNoNewline(udiff: string, oldCount: number, newCount: number)
   return `${out.join('\n')}\n`;
 }
 
+/**
+ * Whether a diff's markers say the old side's last line was unterminated and the new side's
+ * is not: then the new last line ends with a newline, as `patch` reads it (a marker follows a
+ * `-` line, none follows a `+` or context line).
+ */
+export function addsFinalNewline(udiff: string): boolean {
+  let old = false;
+  let neu = false;
+  let before = '';
+  for (const l of udiff.split('\n')) {
+    if (l.startsWith('\\')) {
+      if (before[0] === '-') old = true;
+      else if (before[0] === '+') neu = true;
+      else old = neu = true;
+    } else if (!l.startsWith('---') && !l.startsWith('+++')) before = l;
+  }
+  return old && !neu;
+}
+
 /** Drift a model's diff: strip trailing whitespace of context/removed lines, and shift every @@ by `shift`. */
 export function drift(udiff: string, strip: boolean, shift: number): string {
   return udiff
