@@ -204,7 +204,7 @@ function replaceMatched(text: string, given: ReplaceRequest): ReplaceResult {
   const fuzzy = replaceFuzzy(body, restore, bom, request, eol);
   if (!slipped) return fuzzy;
   // The cascade reads a slip as whole lines; where it finds nothing there (the request is part
-  // of a line, or matches other lines), the text is still there exactly: a plain replacement.
+  // of a line, or matches other lines only), the text is still there exactly: a plain replacement.
   // With replace_all, the lines it matches besides the slipped hits are matches too.
   const hitLines = lineNumbersAt(body, slipped.offsets, request.bytes);
   // Sets: a replace_all may have a million of each.
@@ -214,6 +214,9 @@ function replaceMatched(text: string, given: ReplaceRequest): ReplaceResult {
       ? hitLines.every(has(new Set(fuzzy.matchLines)))
       : fuzzy.matchLines.every(has(new Set(hitLines))));
   if (lineWise) return fuzzy;
+  // Line-wise it matches in more than one place: which lines the request means is unknown (the
+  // slip may be on either side), and writing the slipped hit would leave its whitespace behind.
+  if (!fuzzy.ok && fuzzy.code === 'edit_not_unique') return fuzzy;
   return replaceExact(body, restore, bom, slipped, request);
 }
 
