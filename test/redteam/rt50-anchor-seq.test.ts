@@ -1,20 +1,12 @@
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { get, mkdir, put, raw, rm } from './rt50-helpers.js';
+import { get, mkdir, parseAnchors, put, raw, rm } from './rt50-helpers.js';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach(rm));
 
 const lineArb = fc.constantFrom('}', '', 'x', '  }', 'foo();', '{', 'x', 'bar');
 const fileArb = fc.array(lineArb, { minLength: 1, maxLength: 25 });
-
-function parseAnchors(content: string) {
-  return content.split('\n').map((l) => {
-    const m = /^(\d+)#([0-9a-f]+)\|(.*)$/s.exec(l);
-    if (!m) throw new Error(`bad line ${JSON.stringify(l)}`);
-    return { line: Number(m[1]), hash: m[2]!, text: m[3]! };
-  });
-}
 
 const opArb = fc.record({
   op: fc.constantFrom('replace_line', 'insert_after', 'insert_before', 'delete_line'),

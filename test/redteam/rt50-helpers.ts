@@ -2,9 +2,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApprovalToolset, FileSystemToolset, Sandbox } from '../../src/index.js';
+import { tempDir } from '../helpers/temp-project.js';
 
+/** A temp directory the caller removes (rm): several tests share one. */
 export function mkdir(): string {
-  return mkdtempSync(join(tmpdir(), 'rt50-'));
+  return tempDir({}, { keep: true });
 }
 export function rm(dir: string) {
   rmSync(dir, { recursive: true, force: true });
@@ -31,6 +33,15 @@ export function put(dir: string, name: string, content: string | Buffer) {
 }
 export function get(dir: string, name: string): string {
   return readFileSync(join(dir, name), 'utf8');
+}
+
+/** The `LINE#HASH|content` lines of a hashed read. */
+export function parseAnchors(content: string) {
+  return content.split('\n').map((l) => {
+    const m = /^(\d+)#([0-9a-f]+)\|(.*)$/s.exec(l);
+    if (!m) throw new Error(`bad line ${JSON.stringify(l)}`);
+    return { line: Number(m[1]), hash: m[2]!, text: m[3]! };
+  });
 }
 
 /** Apply a unified diff (lines split at \n; content includes any \r) to old text. Strict: context must match. */
