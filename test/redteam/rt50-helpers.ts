@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ApprovalToolset, FileSystemToolset, Sandbox } from '../../src/index.js';
 import { tempDir } from '../helpers/temp-project.js';
