@@ -316,13 +316,21 @@ function changesPrefix(
         : splice.middle.charCodeAt(p - splice.head)
       : newText.charCodeAt(p);
   let lineCut: { cut: number; j: number } | undefined;
+  // The first newline at or after the last change looked at (the text's length: none). Changes
+  // come in order, so many changes on one long line find it once, not once each.
+  let newlineAfter = -1;
   for (let j = k; j < Math.min(changes.length - 1, k + PART_SEARCH); j++) {
     const c = nth(j);
     // The end of the change's last line; the next change must start after it.
-    const newline = startsLine(oldText, c.oldTo) ? c.oldTo - 1 : oldText.indexOf('\n', c.oldTo);
-    const lineEnd = newline === -1 ? oldText.length : newline + 1;
+    if (startsLine(oldText, c.oldTo)) newlineAfter = c.oldTo - 1;
+    else if (newlineAfter < c.oldTo) {
+      const found = oldText.indexOf('\n', c.oldTo);
+      newlineAfter = found === -1 ? oldText.length : found;
+    }
+    const lineEnd = newlineAfter === -1 ? oldText.length : Math.min(oldText.length, newlineAfter + 1);
+    // The next change starts on this line (a line start at or past lineEnd is past it).
+    if (nth(j + 1).oldFrom < lineEnd) continue;
     const nextLine = lineStartAt(oldText, nth(j + 1).oldFrom);
-    if (nextLine < lineEnd) continue;
     // A line end on the new side too: a change that joined lines (its old text ends with a
     // newline, its new text does not) goes on into the next line there.
     const newLineEnd = lineEnd + (c.newTo - c.oldTo);
