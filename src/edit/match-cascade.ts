@@ -101,6 +101,30 @@ function styleRatio(
 }
 
 /**
+ * File columns per request column when both indent with spaces: 1 (a shift) unless the
+ * matched lines step by different widths (the request indents by 2 where the file
+ * indents by 4) and that scale maps every matched indentation to the file's; then a
+ * line nested deeper than any matched one keeps its depth in the file's steps. With one
+ * level matched there is no step to compare (a new line's depth could be any number of
+ * levels): a shift.
+ */
+function spaceRatio(
+  needle: readonly string[],
+  window: readonly string[],
+  fromBase: string,
+  toBase: string,
+  seen: ReadonlyMap<string, string>,
+): number {
+  const fromStep = stepWidth(needle, fromBase);
+  const toStep = stepWidth(window, toBase);
+  if (fromStep === 0 || toStep === 0 || fromStep === toStep) return 1;
+  const ratio = toStep / fromStep;
+  for (const [from, to] of seen)
+    if ((width(from) - width(fromBase)) * ratio + width(toBase) !== width(to)) return 1;
+  return ratio;
+}
+
+/**
  * Re-indents replacement lines written against `needle` so they sit where the
  * matched `window` of the file sits. Same style (spaces/spaces, tabs/tabs): shift
  * by the column difference of the two bases. Different styles: convert through
@@ -120,8 +144,6 @@ export function reindent(
   const style = windowIndented ? undefined : fileStyle();
   // A file with no indented line at all shows no style: the request's own is the best guess.
   const toTabs = windowIndented ? usesTabs(window) : (style?.tabs ?? fromTabs);
-  const ratio =
-    fromTabs === toTabs ? 1 : styleRatio(needle, window, replacement, fromBase, toBase, fileStyle);
   const unitChar = toTabs ? '\t' : ' ';
   // Needle and window are matched line by line: an indentation the needle uses maps to the window's exactly.
   const seen = new Map<string, string>();
@@ -130,6 +152,12 @@ export function reindent(
     if (l.trim() !== '' && w !== undefined && !seen.has(leadingWhitespace(l)))
       seen.set(leadingWhitespace(l), leadingWhitespace(w));
   });
+  const ratio =
+    fromTabs !== toTabs
+      ? styleRatio(needle, window, replacement, fromBase, toBase, fileStyle)
+      : toTabs
+        ? 1
+        : spaceRatio(needle, window, fromBase, toBase, seen);
   return replacement.map((line) => {
     if (line.trim() === '') return line;
     const ws = leadingWhitespace(line);

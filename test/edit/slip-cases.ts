@@ -10,6 +10,7 @@ import fc from 'fast-check';
 export type Slip =
   | 'trailing_whitespace'
   | 'indentation_shift'
+  | 'indentation_unit'
   | 'tabs_vs_spaces'
   | 'typographic_quotes'
   | 'crlf';
@@ -34,7 +35,10 @@ export interface SlipCase {
   start: number;
   end: number;
   steps: EditStep[];
-  /** Request form: width of a tab in spaces (tabs_vs_spaces), column shift (indentation_shift), a final newline. */
+  /**
+   * Request form: width of a tab in spaces (tabs_vs_spaces; the model's spaces per level under
+   * indentation_unit), column shift (indentation_shift), a final newline.
+   */
   tabWidth: number;
   shift: number;
   requestFinalNewline: boolean;
@@ -182,6 +186,7 @@ function written(
   const tail = copied && slip !== 'trailing_whitespace' ? trailing : '';
   let indent = renderIndent(level, c.indent);
   if (slip === 'tabs_vs_spaces') indent = c.indent.tabs ? ' '.repeat(level * c.tabWidth) : '\t'.repeat(level);
+  if (slip === 'indentation_unit') indent = ' '.repeat(level * c.tabWidth);
   if (slip === 'indentation_shift') {
     const shifted = indent.length + effectiveShift(c) * (c.indent.tabs ? 1 : c.indent.unit);
     indent = (c.indent.tabs ? '\t' : ' ').repeat(Math.max(0, shifted));
@@ -246,6 +251,16 @@ function effectiveShift(c: SlipCase): number {
 /** Whether the model copies an indented line: only then does writing tabs for spaces show in its copy. */
 export function copiesIndentation(c: SlipCase): boolean {
   return c.lines.slice(c.start, c.end).some((l) => l.body !== '' && l.level > 0);
+}
+
+/**
+ * Whether the model's copy shows its own indentation unit against the file's: a file indented
+ * with spaces, another unit, and at least two indentation levels among the lines copied (with
+ * one, how deep a new line under them is meant is a guess).
+ */
+export function showsIndentUnit(c: SlipCase): boolean {
+  const levels = new Set(c.lines.slice(c.start, c.end).flatMap((l) => (l.body === '' ? [] : [l.level])));
+  return !c.indent.tabs && c.tabWidth !== c.indent.unit && levels.size >= 2;
 }
 
 /** Whether the model copies a line with quotes: only then does curling them show in its copy. */

@@ -10,6 +10,7 @@ import {
   original,
   requestFor,
   type Slip,
+  showsIndentUnit,
   slipCase,
 } from './slip-cases.js';
 
@@ -35,6 +36,7 @@ const RUNS = 2_000;
 const SLIPS: Slip[] = [
   'trailing_whitespace',
   'indentation_shift',
+  'indentation_unit',
   'tabs_vs_spaces',
   'typographic_quotes',
   'crlf',
@@ -47,6 +49,7 @@ describe.each(SLIPS)('slip: %s', (slip) => {
         // A slip shows only where the model copies something it can get wrong.
         if (slip === 'tabs_vs_spaces') fc.pre(copiesIndentation(c));
         if (slip === 'typographic_quotes') fc.pre(copiesQuotes(c));
+        if (slip === 'indentation_unit') fc.pre(showsIndentUnit(c));
         const text = original(c);
         const want = intended(c);
         const request = requestFor(c, slip);
