@@ -15,7 +15,7 @@ import { type BlockLocation, locateBlock, locateExact } from './match-cascade.js
 import { MATCH_LEVELS, type MatchLevel } from './normalize-line.js';
 import { hunkLines, type LooseHunk, oldSide, parseLooseDiff } from './parse-unified-diff.js';
 import { replaceRange } from './replace-range.js';
-import { detectEol, joinLines, type SplitLines, type TextSplice, withoutBom } from './text-format.js';
+import { BOM, detectEol, joinLines, type SplitLines, type TextSplice, withoutBom } from './text-format.js';
 
 export interface FixedHunk {
   index: number;
@@ -221,6 +221,15 @@ function patchedLineCount(placements: Placement[], from: number, to: number): nu
   return count;
 }
 
+/** Whether a hunk's old side has a line starting with a BOM (a diff of the file's bytes names it). */
+function namesBom(hunks: readonly LooseHunk[]): boolean {
+  return hunks.some((h) => {
+    for (let i = h.first; i < h.last; i++)
+      if (h.diff.kind(i) !== '+' && h.diff.line(i).startsWith(BOM)) return true;
+    return false;
+  });
+}
+
 /**
  * patch_file's "fix the diff": each hunk is located by its old side (context
  * and `-` lines) with the edit_file matching cascade — never by its @@ numbers —
@@ -248,7 +257,7 @@ export function fixUnifiedDiff(
       'The diff has no hunks with + or - lines. Send a unified diff with @@ hunks.',
     );
   }
-  const { body, restore } = withoutBom(text);
+  const { body, restore } = withoutBom(text, namesBom(hunks));
   const table = new LineTable(body);
   const file = new FileLines(table);
   const placements: Placement[] = [];

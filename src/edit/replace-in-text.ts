@@ -9,6 +9,7 @@ import { LineTable } from './line-table.js';
 import { type BlockMatch, locateBlock } from './match-cascade.js';
 import type { MatchLevel } from './normalize-line.js';
 import {
+  BOM,
   countOf,
   detectEol,
   joinLines,
@@ -178,7 +179,7 @@ function replaceMatched(text: string, given: ReplaceRequest): ReplaceResult {
       message: 'old_string and new_string are identical; there is nothing to change.',
     };
   }
-  const { body, restore } = withoutBom(text);
+  const { body, restore } = withoutBom(text, request.oldString.startsWith(BOM));
   const bom = text.length - body.length;
   const eol = detectEol(body);
   // The request in the file's line ending first; as written too when that differs (in a

@@ -1,6 +1,6 @@
 import { countNewlineBytes } from './newline-bytes.js';
 
-const BOM = '\uFEFF';
+export const BOM = '\uFEFF';
 
 /** Occurrences of `needle` in `text`, counted without allocating (split would build a huge array). */
 export function countOf(text: string, needle: string): number {
@@ -17,9 +17,16 @@ export function detectEol(text: string): '\n' | '\r\n' {
   return crlf > lf ? '\r\n' : '\n';
 }
 
-/** Splits off a BOM so algorithms see plain text; `restore` puts it back. */
-export function withoutBom(text: string): { body: string; restore: (body: string) => string } {
-  if (!text.startsWith(BOM)) return { body: text, restore: (b) => b };
+/**
+ * Splits off a BOM so algorithms see plain text; `restore` puts it back. A request that
+ * names the BOM itself (`named`: its text starts with one, as `diff -u` of the file shows
+ * it) is matched against the text as it is, BOM and all, so it neither doubles nor stays.
+ */
+export function withoutBom(
+  text: string,
+  named = false,
+): { body: string; restore: (body: string) => string } {
+  if (named || !text.startsWith(BOM)) return { body: text, restore: (b) => b };
   return { body: text.slice(1), restore: (b) => BOM + b };
 }
 
