@@ -221,6 +221,28 @@ function patchedLineCount(placements: Placement[], from: number, to: number): nu
   return count;
 }
 
+/**
+ * The line ending most of a diff's `+` lines (the new text's) were written with (a
+ * diff of CRLF text keeps their CRs), counted in the diff as given: parsing reads
+ * every line ending as LF. A line marked `\ No newline at end of file` has none of
+ * its own and is not counted.
+ */
+function diffEol(diff: string): '\n' | '\r\n' {
+  let crlf = 0;
+  let lines = 0;
+  for (let s = 0; s < diff.length; ) {
+    const nl = diff.indexOf('\n', s);
+    const end = nl === -1 ? diff.length : nl;
+    const added = diff.charCodeAt(s) === 43 && !diff.startsWith('+++ ', s);
+    if (added && diff.charCodeAt(end + 1) !== 92) {
+      lines++;
+      if (end > s && diff.charCodeAt(end - 1) === 13) crlf++;
+    }
+    s = end + 1;
+  }
+  return crlf * 2 > lines ? '\r\n' : '\n';
+}
+
 /** Whether a hunk's old side has a line starting with a BOM (a diff of the file's bytes names it). */
 function namesBom(hunks: readonly LooseHunk[]): boolean {
   return hunks.some((h) => {
@@ -271,7 +293,8 @@ export function fixUnifiedDiff(
   const from = Math.max(0, placements[0]!.start - margin);
   const to = Math.min(table.count, placements.at(-1)!.end + margin);
   const oldSlice = body.slice(table.offset(from), table.offset(to));
-  const eol = detectEol(body);
+  // A file with no line end yet (empty, or one unterminated line) takes the diff's own.
+  const eol = body.includes('\n') ? detectEol(body) : diffEol(diff);
   // Every hunk's added lines are its own text, in lines ending like the file: nothing to
   // align, so the corrected patch is built from the hunks and the file without any diff.
   const exact = fastPath && placements.every(addedAsWritten) && endingsAllow(table, placements, eol);
