@@ -22,10 +22,7 @@ export function detectEol(text: string): '\n' | '\r\n' {
  * names the BOM itself (`named`: its text starts with one, as `diff -u` of the file shows
  * it) is matched against the text as it is, BOM and all, so it neither doubles nor stays.
  */
-export function withoutBom(
-  text: string,
-  named = false,
-): { body: string; restore: (body: string) => string } {
+export function withoutBom(text: string, named = false): { body: string; restore: (body: string) => string } {
   if (named || !text.startsWith(BOM)) return { body: text, restore: (b) => b };
   return { body: text.slice(1), restore: (b) => BOM + b };
 }
