@@ -158,13 +158,53 @@ export function reindent(
       : toTabs
         ? 1
         : spaceRatio(needle, window, fromBase, toBase, seen);
+  const order = orderOf(seen);
   return replacement.map((line) => {
     if (line.trim() === '') return line;
     const ws = leadingWhitespace(line);
     const body = line.slice(ws.length);
     const known = seen.get(ws);
     if (known !== undefined) return known + body;
-    const columns = Math.round((width(ws) - width(fromBase)) * ratio) + width(toBase);
+    const guess = Math.round((width(ws) - width(fromBase)) * ratio) + width(toBase);
+    const columns = order ? keptInOrder(width(ws), guess, order, ratio) : guess;
     return unitChar.repeat(Math.max(0, columns)) + body;
   });
+}
+
+/** Matched indentations as (request width, file width), by request width; undefined if the file's do not rise with them. */
+function orderOf(seen: ReadonlyMap<string, string>): Array<[number, number]> | undefined {
+  const pairs = [...seen].map(([from, to]): [number, number] => [width(from), width(to)]);
+  pairs.sort((a, b) => a[0] - b[0]);
+  for (let k = 1; k < pairs.length; k++) if (pairs[k]![1] <= pairs[k - 1]![1]) return undefined;
+  return pairs;
+}
+
+/**
+ * A new line's file width that keeps its place among the matched indentations: deeper
+ * than each one the request indents it deeper than, shallower than each one it indents
+ * it shallower than (a line nested under another stays nested, whatever steps the file
+ * uses). The scaled guess when it already does; else one step from its nearer neighbour.
+ */
+function keptInOrder(
+  w: number,
+  guess: number,
+  order: ReadonlyArray<[number, number]>,
+  ratio: number,
+): number {
+  let below: [number, number] | undefined;
+  let above: [number, number] | undefined;
+  for (const pair of order) {
+    if (pair[0] < w) below = pair;
+    else if (pair[0] > w) {
+      above = pair;
+      break;
+    }
+  }
+  const floor = below ? below[1] + 1 : 0;
+  const ceiling = above ? above[1] - 1 : Number.POSITIVE_INFINITY;
+  if (guess >= floor && guess <= ceiling) return guess;
+  if (floor > ceiling) return guess; // no column between them: left as scaled
+  if (guess < floor)
+    return below ? Math.min(ceiling, below[1] + Math.max(1, Math.round((w - below[0]) * ratio))) : floor;
+  return Math.max(floor, above![1] - Math.max(1, Math.round((above![0] - w) * ratio)));
 }
