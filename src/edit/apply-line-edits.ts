@@ -16,7 +16,14 @@ import {
   resolveAnchor,
 } from './resolve-anchor.js';
 import { bracketBalance, type EditedRegion, type LineList, sanityWarnings } from './sanity-check.js';
-import { countOf, detectEol, type TextSplice, withoutBom } from './text-format.js';
+import {
+  addsSecondBom,
+  countOf,
+  detectEol,
+  SECOND_BOM_MESSAGE,
+  type TextSplice,
+  withoutBom,
+} from './text-format.js';
 
 export type SanityMode = 'reject' | 'warn' | 'off';
 
@@ -333,9 +340,12 @@ export function applyLineEdits(
   const windowAt = text.length - body.length + table.offset(from);
   const linesAfter = linesBefore + shift - phantom;
   const lineSplices = sorted.map((x) => ({ start: x.start, end: x.end, count: x.block.count }));
+  const newText = restore(body.slice(0, table.offset(from)) + edited + body.slice(table.offset(to)));
+  if (addsSecondBom(text, newText))
+    return { ok: false, code: 'invalid_argument', message: SECOND_BOM_MESSAGE };
   return {
     ok: true,
-    newText: restore(body.slice(0, table.offset(from)) + edited + body.slice(table.offset(to))),
+    newText,
     splice: {
       head: text.length - body.length + table.offset(from),
       middle: edited,

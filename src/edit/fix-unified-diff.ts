@@ -15,7 +15,16 @@ import { type BlockLocation, locateBlock, locateExact } from './match-cascade.js
 import { MATCH_LEVELS, type MatchLevel } from './normalize-line.js';
 import { hunkLines, type LooseHunk, oldSide, parseLooseDiff } from './parse-unified-diff.js';
 import { replaceRange } from './replace-range.js';
-import { BOM, detectEol, joinLines, type SplitLines, type TextSplice, withoutBom } from './text-format.js';
+import {
+  addsSecondBom,
+  BOM,
+  detectEol,
+  joinLines,
+  SECOND_BOM_MESSAGE,
+  type SplitLines,
+  type TextSplice,
+  withoutBom,
+} from './text-format.js';
 
 export interface FixedHunk {
   index: number;
@@ -340,6 +349,8 @@ export function fixUnifiedDiff(
     lines: patchedLineCount(placements, from, to),
   });
   const newText = restore(body.slice(0, table.offset(from)) + applied + body.slice(table.offset(to)));
+  if (addsSecondBom(text, newText))
+    return fail(placements[0]!.hunk.index, 'unclear_change', SECOND_BOM_MESSAGE);
   const splice = {
     head: text.length - body.length + table.offset(from),
     middle: applied,

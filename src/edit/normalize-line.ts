@@ -16,6 +16,20 @@ export function foldPunctuation(line: string): string {
  * (relative indentation must still agree), so here it is only stripped.
  */
 export function lineKey(line: string, level: MatchLevel): string {
+  // JavaScript's trim and \s take U+FEFF (a BOM, a zero-width no-break space) for a space; it is
+  // not whitespace and shows nothing, so it is kept: a line differing by one never matches.
+  if (line.includes(ZWNBSP)) {
+    switch (level) {
+      case 'exact':
+        return line;
+      case 'trailing_whitespace':
+        return line.replace(SPACE_END, '');
+      case 'indentation':
+        return line.replace(SPACE_START, '').replace(SPACE_END, '');
+      case 'unicode':
+        return foldPunctuation(line).replace(SPACE_START, '').replace(SPACE_END, '').replace(SPACE_RUN, ' ');
+    }
+  }
   switch (level) {
     case 'exact':
       return line;
@@ -27,6 +41,13 @@ export function lineKey(line: string, level: MatchLevel): string {
       return foldPunctuation(line).trim().replace(/\s+/g, ' ');
   }
 }
+
+const ZWNBSP = '\uFEFF';
+/** What trim and \s take for whitespace, but U+FEFF. */
+const SPACE = '[\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]';
+const SPACE_START = new RegExp(`^${SPACE}+`);
+const SPACE_END = new RegExp(`${SPACE}+$`);
+const SPACE_RUN = new RegExp(`${SPACE}+`, 'g');
 
 export function leadingWhitespace(line: string): string {
   return /^[ \t]*/.exec(line)![0];

@@ -9,12 +9,14 @@ import { LineTable } from './line-table.js';
 import { type BlockMatch, locateBlock } from './match-cascade.js';
 import type { MatchLevel } from './normalize-line.js';
 import {
+  addsSecondBom,
   BOM,
   countOf,
   detectEol,
   joinLines,
   lineNumbersAt,
   lineStartAt,
+  SECOND_BOM_MESSAGE,
   type SplitLines,
   type TextSplice,
   toFileEol,
@@ -149,6 +151,8 @@ interface Region {
 export function replaceInText(text: string, request: ReplaceRequest): ReplaceResult {
   const result = replaceMatched(text, request);
   if (!result.ok) return result;
+  if (addsSecondBom(text, result.newText))
+    return { ok: false, code: 'invalid_argument', message: SECOND_BOM_MESSAGE };
   // Success means something changed: a new_string that differs only in what the file keeps as
   // it is (line endings, the trailing whitespace of an unchanged line) would write the same bytes.
   const { head, middle, tail } = result.splice;

@@ -27,6 +27,18 @@ export function withoutBom(text: string, named = false): { body: string; restore
   return { body: text.slice(1), restore: (b) => BOM + b };
 }
 
+/**
+ * Whether an edit would put a second BOM behind the one the file starts with (reads
+ * never show it, so a model adding "a BOM" writes one more); then it is refused, not
+ * guessed: the new text may mean the BOM there already or a U+FEFF of its own.
+ */
+export function addsSecondBom(text: string, newText: string): boolean {
+  return newText.startsWith(BOM + BOM) && text.startsWith(BOM) && !text.startsWith(BOM + BOM);
+}
+
+export const SECOND_BOM_MESSAGE =
+  'The file starts with a byte-order mark (U+FEFF), which reads do not show, and this edit would write a second one after it. Nothing was changed: leave U+FEFF out of the start of your new text (the file keeps its BOM).';
+
 /** Model text (LF, maybe stray CR) converted to the file's line ending. */
 export function toFileEol(text: string, eol: '\n' | '\r\n'): string {
   const lf = text.replaceAll('\r\n', '\n');

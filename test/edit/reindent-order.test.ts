@@ -20,7 +20,7 @@ describe('reindent keeps every new line in order with the matched lines', () => 
           const from = [...modelWidths].sort((a, b) => a - b);
           // The file's widths rise with the request's, by any steps (room for a column between two).
           const to: number[] = [];
-          from.forEach((_, i) => to.push(i === 0 ? fileBase : to[i - 1]! + gaps[i]!));
+          for (let i = 0; i < from.length; i++) to.push(i === 0 ? fileBase : to[i - 1]! + gaps[i]!);
           const needle = from.map((w, i) => `${' '.repeat(w)}line${i}`);
           const window = to.map((w, i) => `${' '.repeat(w)}line${i}`);
           const replacement = newWidths.map((w, j) => `${' '.repeat(w)}new${j}`);

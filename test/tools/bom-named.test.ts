@@ -67,4 +67,24 @@ describe('a BOM the request names', () => {
       { numRuns: 300 },
     );
   });
+
+  it('no edit tool turns a file with one BOM into one starting with two: it is refused instead', async () => {
+    await fc.assert(
+      fc.asyncProperty(text, fc.string({ maxLength: 4 }), async (raw, tail) => {
+        const before = raw.startsWith(BOM) ? raw : BOM + raw;
+        const first = before.slice(1).split('\n')[0]!;
+        if (first === '') return;
+        const { dir, toolset } = project({ 'f.txt': before });
+        const out = await toolset.callTool('edit_file', {
+          path: '/f.txt',
+          old_string: first,
+          new_string: BOM + first + tail,
+        });
+        const disk = fs.readFileSync(path.join(dir, 'f.txt'), 'utf8');
+        if (out.ok) expect(disk.startsWith(BOM + BOM)).toBe(false);
+        else expect(disk).toBe(before);
+      }),
+      { numRuns: 200 },
+    );
+  });
 });
