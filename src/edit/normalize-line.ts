@@ -17,28 +17,29 @@ export function foldPunctuation(line: string): string {
  */
 export function lineKey(line: string, level: MatchLevel): string {
   // JavaScript's trim and \s take U+FEFF (a BOM, a zero-width no-break space) for a space; it is
-  // not whitespace and shows nothing, so it is kept: a line differing by one never matches.
-  if (line.includes(ZWNBSP)) {
-    switch (level) {
-      case 'exact':
-        return line;
-      case 'trailing_whitespace':
-        return line.replace(SPACE_END, '');
-      case 'indentation':
-        return line.replace(SPACE_START, '').replace(SPACE_END, '');
-      case 'unicode':
-        return foldPunctuation(line).replace(SPACE_START, '').replace(SPACE_END, '').replace(SPACE_RUN, ' ');
-    }
-  }
+  // not whitespace and shows nothing, so it is kept: a line differing by one never matches. The
+  // native trims first; only a line they shortened is looked at again.
   switch (level) {
     case 'exact':
       return line;
-    case 'trailing_whitespace':
-      return line.trimEnd();
-    case 'indentation':
-      return line.trim();
-    case 'unicode':
-      return foldPunctuation(line).trim().replace(/\s+/g, ' ');
+    case 'trailing_whitespace': {
+      const key = line.trimEnd();
+      return key.length === line.length || line.indexOf(ZWNBSP, key.length) === -1
+        ? key
+        : line.replace(SPACE_END, '');
+    }
+    case 'indentation': {
+      const key = line.trim();
+      return key.length === line.length || !line.includes(ZWNBSP)
+        ? key
+        : line.replace(SPACE_START, '').replace(SPACE_END, '');
+    }
+    case 'unicode': {
+      const folded = foldPunctuation(line);
+      return folded.includes(ZWNBSP)
+        ? folded.replace(SPACE_START, '').replace(SPACE_END, '').replace(SPACE_RUN, ' ')
+        : folded.trim().replace(/\s+/g, ' ');
+    }
   }
 }
 
