@@ -340,17 +340,17 @@ export function applyLineEdits(
   const windowAt = text.length - body.length + table.offset(from);
   const linesAfter = linesBefore + shift - phantom;
   const lineSplices = sorted.map((x) => ({ start: x.start, end: x.end, count: x.block.count }));
-  const newText = restore(body.slice(0, table.offset(from)) + edited + body.slice(table.offset(to)));
-  if (addsSecondBom(text, newText))
+  const splice = {
+    head: text.length - body.length + table.offset(from),
+    middle: edited,
+    tail: body.length - table.offset(to),
+  };
+  if (addsSecondBom(text, splice))
     return { ok: false, code: 'invalid_argument', message: SECOND_BOM_MESSAGE };
   return {
     ok: true,
-    newText,
-    splice: {
-      head: text.length - body.length + table.offset(from),
-      middle: edited,
-      tail: body.length - table.offset(to),
-    },
+    newText: restore(body.slice(0, table.offset(from)) + edited + body.slice(table.offset(to))),
+    splice,
     changes: changes.map((c) => ({
       oldFrom: c.oldFrom + windowAt,
       oldTo: c.oldTo + windowAt,

@@ -349,13 +349,13 @@ export function fixUnifiedDiff(
     lines: patchedLineCount(placements, from, to),
   });
   const newText = restore(body.slice(0, table.offset(from)) + applied + body.slice(table.offset(to)));
-  if (addsSecondBom(text, newText))
-    return fail(placements[0]!.hunk.index, 'unclear_change', SECOND_BOM_MESSAGE);
   const splice = {
     head: text.length - body.length + table.offset(from),
     middle: applied,
     tail: body.length - table.offset(to),
   };
+  if (addsSecondBom(text, splice))
+    return fail(placements[0]!.hunk.index, 'unclear_change', SECOND_BOM_MESSAGE);
   return {
     ok: true,
     newText,

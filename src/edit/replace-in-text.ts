@@ -151,7 +151,7 @@ interface Region {
 export function replaceInText(text: string, request: ReplaceRequest): ReplaceResult {
   const result = replaceMatched(text, request);
   if (!result.ok) return result;
-  if (addsSecondBom(text, result.newText))
+  if (addsSecondBom(text, result.splice))
     return { ok: false, code: 'invalid_argument', message: SECOND_BOM_MESSAGE };
   // Success means something changed: a new_string that differs only in what the file keeps as
   // it is (line endings, the trailing whitespace of an unchanged line) would write the same bytes.

@@ -32,8 +32,12 @@ export function withoutBom(text: string, named = false): { body: string; restore
  * never show it, so a model adding "a BOM" writes one more); then it is refused, not
  * guessed: the new text may mean the BOM there already or a U+FEFF of its own.
  */
-export function addsSecondBom(text: string, newText: string): boolean {
-  return newText.startsWith(BOM + BOM) && text.startsWith(BOM) && !text.startsWith(BOM + BOM);
+export function addsSecondBom(text: string, { head, middle, tail }: TextSplice): boolean {
+  if (head >= 2 || !text.startsWith(BOM) || text.startsWith(BOM + BOM)) return false;
+  // The new text's first two characters from its parts: reading the joined text would flatten it.
+  let start = text.slice(0, head) + middle.slice(0, 2 - head);
+  if (start.length < 2) start += text.slice(text.length - tail, text.length - tail + 2 - start.length);
+  return start === BOM + BOM;
 }
 
 export const SECOND_BOM_MESSAGE =
