@@ -39,5 +39,13 @@ export class LineHashCache {
   }
 }
 
+/**
+ * The cache every toolset of this process uses. Its entries are keyed by content, so
+ * they are the same whichever toolset computed them: a toolset made per request (a
+ * web route, an MCP session) finds the hashes and anchors of a file another one read,
+ * and a process holds one copy of them, not one per toolset.
+ */
+export const sharedLineHashes = new LineHashCache(64 * 1024 * 1024);
+
 /** The cache key of a version's shown anchors (see readAnchors), kept beside its line hashes. */
 export const shownAnchorsKey = (sha256: string): string => `${sha256}:shown`;

@@ -4,7 +4,7 @@ import { SandboxError } from '../contract/errors.js';
 import type { ToolCallContext } from '../contract/tool-call-context.js';
 import type { ToolOutcome } from '../contract/tool-outcome.js';
 import type { EarlierRead } from '../edit/apply-line-edits.js';
-import { LineHashCache } from '../edit/line-hash-cache.js';
+import { sharedLineHashes } from '../edit/line-hash-cache.js';
 import { StateTracker } from '../fs/state-tracker.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
 import { recoverChangeSetsSync } from '../staging/recover.js';
@@ -76,7 +76,7 @@ export class FileSystemToolset {
   readonly writers = new WriterTracker();
   private readonly anchors = new Map<string, string>();
   private readonly earlierAnchors = new Map<string, EarlierRead>();
-  private readonly lineHashes = new LineHashCache();
+  private readonly lineHashes = sharedLineHashes;
   private readonly readVersions = new ReadVersionCache();
   private readonly tools: Map<string, AnyTool>;
   /** The staged change set (staging mode only). */
