@@ -503,6 +503,6 @@ export function boundedUnifiedDiff(
   const removed = runs.total('-');
   if (added === 0 && removed === 0)
     return { unifiedDiff: '', added: 0, removed: 0, diffLines: 0, coarse: false };
-  const unifiedDiff = formatHunks(a, b, runs, context, firstLine, options.shownPerRun, header);
-  return { unifiedDiff, added, removed, diffLines: countOf(unifiedDiff, '\n'), coarse };
+  const hunks = formatHunks(a, b, runs, context, firstLine, options.shownPerRun, header);
+  return { unifiedDiff: hunks.text, added, removed, diffLines: hunks.lines, coarse };
 }

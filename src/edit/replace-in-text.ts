@@ -266,10 +266,15 @@ function replaceExact(
     }
     out = body.slice(0, chosen[0]!) + middle + body.slice(last);
   } else {
-    // One native pass: replaceAll takes the same hits (left to right, each after the one
-    // before), with `$` escaped so `$&` etc. stay literal. Joining a million slices one by
-    // one held a million string pieces at once.
-    out = body.replaceAll(oldText, newText.replaceAll('$', '$$$$'));
+    // An ASCII file's bytes are its text: the new text is laid out once as bytes and decoded
+    // once. Else one native pass: replaceAll takes the same hits (left to right, each after
+    // the one before), with `$` escaped so `$&` etc. stay literal. Both hold no piece per hit;
+    // replaceAll's result is a rope of a few pieces per hit until it is flattened, which
+    // leaves them all to the garbage collector (twice the file's size for a million hits).
+    out =
+      bytes?.length === body.length && isAscii(newText)
+        ? replacedBytes(bytes, chosen, oldText.length, newText)
+        : body.replaceAll(oldText, newText.replaceAll('$', '$$$$'));
     middle = out.slice(chosen[0]!, out.length - (body.length - last));
   }
   // The chosen hits are the offsets, or some of them (both ascending): their lines are known.
@@ -509,4 +514,30 @@ function notFound(fileLines: LineTable, needle: readonly string[], reveal: boole
       ...(near ? { closest: { start_line: near.startLine, end_line: near.endLine } } : {}),
     },
   };
+}
+
+const isAscii = (text: string) => Buffer.byteLength(text, 'utf8') === text.length;
+
+/**
+ * ASCII `bytes` with the `length` bytes at each of `offsets` (ascending, apart) replaced
+ * by `replacement` (ASCII too), as a string.
+ */
+function replacedBytes(
+  bytes: Uint8Array,
+  offsets: readonly number[],
+  length: number,
+  replacement: string,
+): string {
+  const source = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+  const add = Buffer.from(replacement, 'latin1');
+  const out = Buffer.allocUnsafe(source.length + offsets.length * (add.length - length));
+  let at = 0;
+  let p = 0;
+  for (const o of offsets) {
+    p += source.copy(out, p, at, o);
+    p += add.copy(out, p);
+    at = o + length;
+  }
+  p += source.copy(out, p, at);
+  return out.toString('latin1', 0, p);
 }

@@ -1,5 +1,6 @@
 import type { LinesWithEnds } from './anchored-diff.js';
 import type { RunList } from './run-list.js';
+import { countOf } from './text-format.js';
 
 /**
  * Lines [from, to) of `t` as unified-diff body lines with `prefix`, without the
@@ -57,7 +58,7 @@ export function formatHunks(
   shownPerRun = Infinity,
   /** Text before the hunks (a file header), in the same string: a diff of 80 MB is not copied to put it in front. */
   head = '',
-): string {
+): { text: string; lines: number } {
   const out = new Pieces();
   if (head) out.add(head);
   let ai = 0;
@@ -108,23 +109,25 @@ export function formatHunks(
     }
   }
   close();
-  return out.text();
+  return { text: out.text(), lines: out.newlines() };
 }
 
 /**
  * Text built from many small pieces, joined every PIECES_JOINED of them: the pieces
  * die young. A million-line diff held as a million strings until one join took several
- * times the diff's size and most of its time in garbage collection.
+ * times the diff's size and most of its time in garbage collection. The joined parts
+ * are then concatenated, not joined: the text is a rope over them (the engine copies
+ * it into one string only if a reader needs that), so an 80 MB diff is not held twice
+ * while it is built, and an approval nobody looks at never copies it.
  */
 class Pieces {
   private parts: string[] = [];
   private readonly joined: string[] = [];
+  /** Newlines in each joined part (counted once, when it is joined: the rope is never searched). */
+  private readonly joinedLines: number[] = [];
   add(piece: string): void {
     this.parts.push(piece);
-    if (this.parts.length === PIECES_JOINED) {
-      this.joined.push(this.parts.join(''));
-      this.parts = [];
-    }
+    if (this.parts.length === PIECES_JOINED) this.flush();
   }
   /** A piece and a newline after it. */
   line(piece: string): void {
@@ -133,17 +136,48 @@ class Pieces {
   }
   text(): string {
     this.flush();
-    return this.joined.length === 1 ? this.joined[0]! : this.joined.join('');
+    return rope(this.joined, 0, this.joined.length);
   }
-  /** Adds this text to `other` as it is held (its joined parts), without joining it whole first. */
+  newlines(): number {
+    this.flush();
+    return this.joinedLines.reduce((n, lines) => n + lines, 0);
+  }
+  /**
+   * Adds this text to `other` as it is held (its joined parts), without joining it whole
+   * first: a big part goes into `other`'s rope as it is, a small one is joined there.
+   */
   moveTo(other: Pieces): void {
     this.flush();
-    for (const part of this.joined) other.add(part);
+    for (let i = 0; i < this.joined.length; i++) {
+      const part = this.joined[i]!;
+      if (part.length < ROPE_PART_CHARS) other.add(part);
+      else {
+        other.flush();
+        other.push(part, this.joinedLines[i]!);
+      }
+    }
   }
   private flush(): void {
-    if (this.parts.length > 0) this.joined.push(this.parts.join(''));
+    if (this.parts.length > 0) {
+      const part = this.parts.join('');
+      this.push(part, countOf(part, '\n'));
+    }
     this.parts = [];
+  }
+  private push(part: string, lines: number): void {
+    this.joined.push(part);
+    this.joinedLines.push(lines);
   }
 }
 
+/** parts[from, to) concatenated as a balanced tree (depth log2 of the parts). */
+function rope(parts: readonly string[], from: number, to: number): string {
+  if (to - from === 0) return '';
+  if (to - from === 1) return parts[from]!;
+  const mid = (from + to) >>> 1;
+  return rope(parts, from, mid) + rope(parts, mid, to);
+}
+
 const PIECES_JOINED = 4096;
+/** A joined part this long is kept as a part of the rope (not joined again into a bigger one). */
+const ROPE_PART_CHARS = 1 << 16;
