@@ -46,6 +46,22 @@ describe('replace_all with many hits', () => {
     );
   });
 
+  it('overlapping hits are taken left to right, each after the one before (as split/join)', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 7 }), fc.integer({ min: 600, max: 1200 }), (run, lines) => {
+        const text = `${Array.from({ length: lines }, (_, i) => 'a'.repeat(run + (i % 3))).join('\n')}\n`;
+        const r = replaceInText(text, {
+          oldString: 'aa',
+          newString: 'b$&',
+          replaceAll: true,
+          bytes: Buffer.from(text, 'latin1'),
+        });
+        expect(r.ok && r.newText).toBe(text.split('aa').join('b$&'));
+      }),
+      { numRuns: 30 },
+    );
+  });
+
   it('a non-ASCII file is never read as bytes', () => {
     const text = manyHits('ü', '<hit>', 1500);
     // Bytes that are not the text one for one (UTF-8 of a non-ASCII text) are ignored.
