@@ -1,3 +1,4 @@
+import { constants } from 'node:buffer';
 import type { ErrorCode } from '../contract/errors.js';
 import { rebuildReplacement, rebuiltTerminators, styleNear } from './align-replacement.js';
 import { allOffsets } from './all-offsets.js';
@@ -516,6 +517,8 @@ function notFound(fileLines: LineTable, needle: readonly string[], reveal: boole
   };
 }
 
+const { MAX_STRING_LENGTH } = constants;
+
 const isAscii = (text: string) => Buffer.byteLength(text, 'utf8') === text.length;
 
 /**
@@ -530,7 +533,10 @@ function replacedBytes(
 ): string {
   const source = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
   const add = Buffer.from(replacement, 'latin1');
-  const out = Buffer.allocUnsafe(source.length + offsets.length * (add.length - length));
+  const size = source.length + offsets.length * (add.length - length);
+  // Refused before the bytes are laid out: V8 would refuse the string only after.
+  if (size > MAX_STRING_LENGTH) throw new RangeError('Invalid string length');
+  const out = Buffer.allocUnsafe(size);
   let at = 0;
   let p = 0;
   for (const o of offsets) {

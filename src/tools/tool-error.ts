@@ -29,7 +29,9 @@ export function toErrorInfo(error: unknown): ToolErrorInfo {
       ...(error.details ? { details: { ...error.details } } : {}),
     };
   }
-  if (error instanceof RangeError && OUT_OF_ROOM.test(error.message)) {
+  // Node's own refusal of a string too long to make (Buffer#toString) is the same size problem.
+  const tooLong = (error as NodeJS.ErrnoException | undefined)?.code === 'ERR_STRING_TOO_LONG';
+  if (tooLong || (error instanceof RangeError && OUT_OF_ROOM.test(error.message))) {
     return {
       code: 'file_too_large',
       message:

@@ -1,8 +1,10 @@
+import { constants } from 'node:buffer';
 import { applyPatch } from 'diff';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { boundedUnifiedDiff } from '../../src/edit/bounded-diff.js';
 import { replaceInText } from '../../src/edit/replace-in-text.js';
+import { toErrorInfo } from '../../src/tools/tool-error.js';
 
 /**
  * A replace_all with many hits (a thousand and more) is laid out from an ASCII
@@ -94,5 +96,33 @@ describe('replace_all with many hits', () => {
       expect(diff.added).toBe(copies);
       expect(diff.removed).toBe(copies);
     }
+  });
+});
+
+describe('a replacement too big for a string', () => {
+  it('is refused as a size problem before its bytes are laid out, and so is a string Node cannot make', () => {
+    const text = 'x'.repeat(6_000_000);
+    const r = () =>
+      replaceInText(text, {
+        oldString: 'x',
+        newString: 'y'.repeat(100),
+        replaceAll: true,
+        bytes: Buffer.from(text, 'latin1'),
+      });
+    expect(r).toThrow(RangeError);
+    let thrown: unknown;
+    try {
+      r();
+    } catch (error) {
+      thrown = error;
+    }
+    expect(toErrorInfo(thrown).code).toBe('file_too_large');
+    let nodeError: unknown;
+    try {
+      Buffer.allocUnsafe(constants.MAX_STRING_LENGTH + 1).toString('latin1');
+    } catch (error) {
+      nodeError = error;
+    }
+    expect(toErrorInfo(nodeError).code).toBe('file_too_large');
   });
 });
