@@ -1,5 +1,5 @@
 import type { BigIntStats } from 'node:fs';
-import fs from 'node:fs/promises';
+import fs from 'node:fs';
 import { decodeKnown, readFileVersion } from '../fs/read-text.js';
 import type { ResolvedPath } from '../sandbox/sandbox.js';
 import { maxBytesFor } from './file-io.js';
@@ -61,11 +61,18 @@ export class ReadVersionCache {
       this.entries.set(hostPath, entry); // most recently used last
       return entry.version;
     };
-    // A kept version is checked with one lstat of the name (no open, no close: one
-    // round trip, not three). Whatever the name leads to now, a match means the same
-    // inode, unchanged, whose content was read through the checked path before.
+    // A kept version is checked with one lstat of the name (no open, no close), made
+    // synchronously as every metadata call is (see fs/fd-io.ts): a thread-pool round trip
+    // was most of a page's cost when paging through a big file. Whatever the name leads to
+    // now, a match means the same inode, unchanged, whose content was read through the
+    // checked path before.
     if (this.entries.has(hostPath)) {
-      const stat = await fs.lstat(hostPath, { bigint: true }).catch(() => undefined);
+      let stat: BigIntStats | undefined;
+      try {
+        stat = fs.lstatSync(hostPath, { bigint: true, throwIfNoEntry: false });
+      } catch {
+        stat = undefined;
+      }
       const version = stat && kept(stat);
       if (version) return version;
     }
