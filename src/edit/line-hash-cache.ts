@@ -45,7 +45,7 @@ export class LineHashCache {
  * web route, an MCP session) finds the hashes and anchors of a file another one read,
  * and a process holds one copy of them, not one per toolset.
  */
-export const sharedLineHashes = new LineHashCache(64 * 1024 * 1024);
+export const sharedLineHashes = new LineHashCache(32 * 1024 * 1024);
 
 /** The cache key of a version's shown anchors (see readAnchors), kept beside its line hashes. */
 export const shownAnchorsKey = (sha256: string): string => `${sha256}:shown`;
