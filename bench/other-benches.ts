@@ -24,11 +24,12 @@ function tempProject(files: Record<string, string>) {
 const BIG_LIMITS = { readMaxLines: 100_000_000, readMaxChars: 4_000_000_000, maxFileBytes: 1 << 30 };
 
 /**
- * read_file with hashes vs plain, whole file, each on a fresh toolset (no line
- * hashes kept). Warm: both read the same bytes again, so both take the decoded
- * text a read just before left (read-text's memo) and the hashed read's extra
- * work is all that differs. Cold: each read is of a version never read before
- * (one line rewritten between reads, untimed), as an agent's first read is.
+ * read_file with hashes vs plain, whole file, each on a fresh toolset (nothing the
+ * toolset itself keeps). Warm: both read the same bytes again, so both take what the
+ * process keeps for those bytes (read-text's decoded text; the line hashes and anchors
+ * every toolset shares) and the hashed read's layout is what differs. Cold: each read
+ * is of a version never read before (one line rewritten between reads, untimed), as an
+ * agent's first read is: everything is computed.
  */
 export async function benchHashedRead(sizes: number[], pairs: number): Promise<Row[]> {
   const rows: Row[] = [];
