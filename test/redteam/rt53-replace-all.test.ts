@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { applyPatch } from 'diff';
@@ -6,6 +5,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type ApprovalPayload, ApprovalToolset, FileSystemToolset, Sandbox } from '../../src/index.js';
 import { tempDir } from '../helpers/temp-project.js';
+import { gnuPatch } from './rt53-helpers.js';
 
 // Promises 1 and 2: replace_all writes split/join; the approval diff applied to the old file is
 // what is written, and its counts match its text.
@@ -68,24 +68,6 @@ async function gatedEdit(
   });
   const outcome = (await gated.callTool('edit_file', { path: '/f.txt', ...args })) as Gated['outcome'];
   return { outcome, payload, before, after: fs.readFileSync(path.join(dir, 'f.txt')), dir };
-}
-
-/** Applies the diff to the old bytes with GNU patch (--binary: CRs kept). */
-function gnuPatch(dir: string, old: Buffer, diff: string): Buffer | string {
-  const o = path.join(dir, 'old.bin');
-  const d = path.join(dir, 'p.diff');
-  const out = path.join(dir, 'new.bin');
-  fs.writeFileSync(o, old);
-  fs.writeFileSync(d, diff);
-  try {
-    execFileSync('patch', ['--binary', '-s', '-N', '-F0', '-o', out, o, '-i', d], {
-      stdio: 'pipe',
-      maxBuffer: 1 << 26,
-    });
-  } catch (e: any) {
-    return `patch failed: ${String(e.stdout)}${String(e.stderr)}`.slice(0, 500);
-  }
-  return fs.readFileSync(out);
 }
 
 function diffCounts(diff: string) {

@@ -1,28 +1,12 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ApprovalToolset, FileSystemToolset, Sandbox } from '../../src/index.js';
 import { tempDir } from '../helpers/temp-project.js';
+import { gnuPatch } from './rt53-helpers.js';
 
 // Promises 1, 2 and 4 at scale: millions of hits, 1M-line files, a 10 MB line.
 
-function gnuPatch(dir: string, old: Buffer, diff: string): Buffer | string {
-  const o = path.join(dir, 'old.bin');
-  const d = path.join(dir, 'p.diff');
-  const out = path.join(dir, 'new.bin');
-  fs.writeFileSync(o, old);
-  fs.writeFileSync(d, diff);
-  try {
-    execFileSync('patch', ['--binary', '-s', '-N', '-F0', '-o', out, o, '-i', d], {
-      stdio: 'pipe',
-      maxBuffer: 1 << 26,
-    });
-  } catch (e: any) {
-    return `patch failed: ${String(e.stdout)}${String(e.stderr)}`.slice(0, 500);
-  }
-  return fs.readFileSync(out);
-}
 function counts(diff: string) {
   let added = 0;
   let removed = 0;
