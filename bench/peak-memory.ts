@@ -20,6 +20,8 @@ const OPS = [
   'patch_file',
   'write_file',
   'approval edit_file',
+  'approval edit_lines',
+  'approval patch_file',
   'approval write_file',
   'edit_file replace_all (9 lines in 10)',
   'approval edit_file replace_all (9 lines in 10)',
@@ -66,16 +68,18 @@ async function child(op: Op, dir: string, lines: number): Promise<void> {
   else if (op === 'read_file hashed') r = await plain.callTool('read_file', { path: '/f.txt', hashes: true });
   else if (op === 'edit_file')
     r = await plain.callTool('edit_file', { path: '/f.txt', old_string: o, new_string: w });
-  else if (op === 'edit_lines') {
-    const read = await plain.callTool('read_file', { path: '/f.txt', offset: m + 1, limit: 1, hashes: true });
+  else if (op === 'edit_lines' || op === 'approval edit_lines') {
+    const t = op === 'edit_lines' ? plain : gated;
+    const read = await t.callTool('read_file', { path: '/f.txt', offset: m + 1, limit: 1, hashes: true });
     const anchor = String((read as { data: { content: string } }).data.content).split('|')[0]!;
-    r = await plain.callTool('edit_lines', {
+    r = await t.callTool('edit_lines', {
       path: '/f.txt',
       operations: [{ op: 'replace_line', hash: anchor, content: w }],
     });
-  } else if (op === 'patch_file') {
+  } else if (op === 'patch_file' || op === 'approval patch_file') {
+    const t = op === 'patch_file' ? plain : gated;
     const sha = createHash('sha256').update(fs.readFileSync(file)).digest('hex');
-    r = await plain.callTool('patch_file', {
+    r = await t.callTool('patch_file', {
       path: '/f.txt',
       base_sha256: sha,
       unified_diff: `@@ -${m + 1},1 +${m + 1},1 @@\n-${o}\n+${w}\n`,
