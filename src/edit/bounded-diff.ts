@@ -1,7 +1,7 @@
 import { anchoredDiff } from './anchored-diff.js';
 import { commonLength } from './common-length.js';
 import { LineTable } from './line-table.js';
-import { countOf, lineStartAt, type TextSplice } from './text-format.js';
+import { lineStartAt, type TextSplice } from './text-format.js';
 import { formatHunks } from './unified-hunks.js';
 
 export interface BoundedDiff {

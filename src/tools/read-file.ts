@@ -136,13 +136,15 @@ export const readFile: SandboxTool<ReadFileInput, ReadFileOutput> = {
 };
 
 /**
- * The file as read_file pages it: through the toolset's version cache (one fstat
- * decides whether the file is still the version already read), or, for staged
- * content, built from the overlay.
+ * The file as read_file pages it: through the toolset's version cache (one lstat
+ * decides whether the file is still the version already read; a staged file's
+ * content is kept by its SHA-256), or built from what loadFile gives.
  */
 async function loadVersion(ctx: ToolContext, resolved: ResolvedPath): Promise<ReadVersion | undefined> {
   if (resolved.kind === 'missing') return undefined;
-  if (!ctx.readVersions || ctx.staging?.file(resolved.hostPath) !== undefined) {
+  const staged = ctx.staging?.file(resolved.hostPath);
+  if (staged && ctx.readVersions) return ctx.readVersions.staged(resolved, staged);
+  if (!ctx.readVersions || staged !== undefined) {
     const file = await loadFile(ctx, resolved);
     return file && versionOf(file.text, file.bytes, file.sha256, file.data);
   }

@@ -1,6 +1,6 @@
 import type { BigIntStats } from 'node:fs';
 import fs from 'node:fs';
-import { decodeKnown, readFileVersion } from '../fs/read-text.js';
+import { decodeKnown, decodeText, readFileVersion } from '../fs/read-text.js';
 import type { ResolvedPath } from '../sandbox/sandbox.js';
 import { maxBytesFor } from './file-io.js';
 import { countLines, toModelText } from './text-stats.js';
@@ -92,6 +92,26 @@ export class ReadVersionCache {
     );
   }
 
+  /**
+   * A staged file's version (the overlay's bytes), kept by their SHA-256 under its host
+   * path: read again unchanged, it is not decoded and indexed again. The key cannot
+   * match a file on disk (those are keyed by their lstat), so either replaces the other.
+   */
+  staged(resolved: ResolvedPath, file: { data: Buffer; sha256: string }): ReadVersion {
+    const key = `staged:${file.sha256}`;
+    const entry = this.entries.get(resolved.hostPath);
+    if (entry?.key === key) {
+      this.entries.delete(resolved.hostPath);
+      this.entries.set(resolved.hostPath, entry); // most recently used last
+      return entry.version;
+    }
+    const text = decodeText(file.data, resolved.virtualPath);
+    const version = versionOf(text, file.data.length, file.sha256, file.data);
+    const { modelBytes: _, ...kept } = version;
+    this.remember(resolved.hostPath, key, kept);
+    return version;
+  }
+
   private remember(hostPath: string, key: string | undefined, version: ReadVersion): void {
     this.forget(hostPath);
     if (key === undefined || version.text.length > this.budgetChars) return;
@@ -113,7 +133,7 @@ export class ReadVersionCache {
 
 const keyOf = (s: BigIntStats) => `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
 
-/** A version built from decoded text (also for staged content, which is never cached). */
+/** A version built from decoded text. */
 export function versionOf(text: string, bytes: number, sha256: string, data?: Buffer): ReadVersion {
   const modelText = toModelText(text);
   let starts: Uint32Array | undefined;
