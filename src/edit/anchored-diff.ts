@@ -135,7 +135,8 @@ export function anchoredDiff(
    */
   regions: Int32Array = Int32Array.of(0, a.count, 0, b.count),
 ): AnchoredDiff {
-  const runs = new RunList();
+  // Each region makes a run of kept lines before it and, when small, one removed and one added.
+  const runs = new RunList(Math.min(3 * (regions.length / 4) + 1, 2 * (a.count + b.count) + 1));
   const emit: EmitRun = (kind, count) => runs.add(kind, count);
   const deadline = performance.now() + timeBudgetMs;
   let coarse = false;

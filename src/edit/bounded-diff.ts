@@ -381,6 +381,7 @@ const WINDOW_FROM = 1 << 16;
  */
 function spliceWindow(
   oldText: string,
+  newText: string,
   splice: TextSplice,
   context: number,
   known: KnownShared | undefined,
@@ -399,9 +400,15 @@ function spliceWindow(
     known?.headLines !== undefined
       ? known.headLines - newlinesIn(oldText, lo, known.head)
       : newlinesIn(oldText, 0, lo);
+  // A window of most of the text is cut from the new text itself: joined from its three
+  // pieces, it would be copied whole when first read, a second copy of a big new text.
+  const grown = splice.middle.length - (oldText.length - splice.head - splice.tail);
   return {
     oldText: oldText.slice(lo, hi),
-    newText: oldText.slice(lo, splice.head) + splice.middle + oldText.slice(oldText.length - splice.tail, hi),
+    newText:
+      2 * (hi - lo) > oldText.length
+        ? newText.slice(lo, hi + grown)
+        : oldText.slice(lo, splice.head) + splice.middle + oldText.slice(oldText.length - splice.tail, hi),
     known: {
       head: (known?.head ?? head) - lo,
       tail: (known?.tail ?? tail) - (oldText.length - hi),
@@ -431,7 +438,8 @@ export function boundedUnifiedDiff(
     /**
      * newText as oldText with [head, length - tail) replaced by `middle`, when the caller
      * has it apart: then only a window of lines around the change is compared, and
-     * newText itself is not read (reading a big text joined from pieces copies it whole).
+     * newText itself is read only when that window is most of it (reading a big text joined
+     * from pieces copies it whole).
      * Without `known`, the splice's ends are the known shared ends: the change is shown
      * where the splice made it.
      */
@@ -465,7 +473,7 @@ export function boundedUnifiedDiff(
       ...(prefix.hunkContinues ? { hunkContinues: true } : {}),
     };
   }
-  const window = options.splice && spliceWindow(oldText, options.splice, context, options.known);
+  const window = options.splice && spliceWindow(oldText, newText, options.splice, context, options.known);
   if (window) {
     const { splice: _, ...rest } = options;
     return boundedUnifiedDiff(window.oldText, window.newText, {

@@ -9,9 +9,16 @@ const KINDS: readonly RunKind[] = ['=', '-', '+'];
  * two million runs, which as objects took more memory than the file.
  */
 export class RunList {
-  private kinds = new Uint8Array(64);
-  private counts = new Float64Array(64);
+  private kinds: Uint8Array;
+  /** Line counts: a text has fewer than 2^32 lines (a string holds fewer characters). */
+  private counts: Uint32Array;
   private size = 0;
+
+  /** `expected`: about how many runs will be added (the arrays grow past it by doubling). */
+  constructor(expected = 64) {
+    this.kinds = new Uint8Array(Math.max(16, expected));
+    this.counts = new Uint32Array(Math.max(16, expected));
+  }
 
   get length(): number {
     return this.size;
@@ -27,7 +34,7 @@ export class RunList {
     if (this.size === this.kinds.length) {
       const kinds = new Uint8Array(this.size * 2);
       kinds.set(this.kinds);
-      const counts = new Float64Array(this.size * 2);
+      const counts = new Uint32Array(this.size * 2);
       counts.set(this.counts);
       this.kinds = kinds;
       this.counts = counts;

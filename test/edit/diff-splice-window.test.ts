@@ -90,4 +90,31 @@ describe('a diff given the edit as a splice of the old text', () => {
     expect(diff.unifiedDiff).toContain('@@ -2398,7 +2398,7 @@');
     expect(diff.unifiedDiff).toContain('-middle();\n+changed();');
   });
+
+  it('is the whole texts\' diff when the window is most of the text (cut from the new text itself)', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom('line 1', '-----', 'filler', ' '),
+        fc.constantFrom('', 'LINE\n', '='),
+        fc.boolean(),
+        fc.boolean(),
+        (oldString, newString, bom, crlf) => {
+          const eol = crlf ? '\r\n' : '\n';
+          const text = `${bom ? '\uFEFF' : ''}${filler.join(eol)}${eol}`;
+          const result = replaceInText(text, { oldString, newString, replaceAll: true });
+          if (!result.ok) throw new Error(result.message);
+          const options = { oldPath: '/f.txt', newPath: '/f.txt', timeBudgetMs: 600_000 };
+          const whole = boundedUnifiedDiff(text, result.newText, { ...options, known: result.unchanged });
+          const windowed = boundedUnifiedDiff(text, result.newText, {
+            ...options,
+            known: result.unchanged,
+            splice: result.splice,
+          });
+          expect(windowed).toEqual(whole);
+          expect(windowed.added).toBeGreaterThan(0);
+        },
+      ),
+      { numRuns: 32 },
+    );
+  });
 });
