@@ -4,6 +4,7 @@ import type { ApprovalPayload } from '../contract/payloads.js';
 import type { ToolCallContext } from '../contract/tool-call-context.js';
 import type { ToolErrorInfo } from '../contract/tool-outcome.js';
 import { sha256Hex } from '../fs/state-tracker.js';
+import { copyFields, lazyStringOf, shareField } from '../text/lazy-string.js';
 import { argumentsFromJson, type CallArguments, captureArguments } from './call-arguments.js';
 import { canonicalJson } from './canonical-json.js';
 
@@ -68,7 +69,10 @@ export interface BindingOptions {
 /** Records a decision; the result is frozen and JSON-serialisable. */
 export function createBinding(input: BindingInput, options: BindingOptions = {}): Readonly<ApprovalBinding> {
   const p = input.payload;
-  const diff = (p as { unifiedDiff?: unknown }).unifiedDiff;
+  // A diff written when first read stays unread: the binding reads it when it is serialised
+  // or sealed, or a rebase compares it (see lazy-string.ts).
+  const lazyDiff = lazyStringOf(p, 'unifiedDiff');
+  const diff = lazyDiff ?? (p as { unifiedDiff?: unknown }).unifiedDiff;
   const coarse = (p as { diffCoarse?: unknown }).diffCoarse === true;
   const requested = input.requested;
   const run = input.edited ?? input.requested;
@@ -87,30 +91,30 @@ export function createBinding(input: BindingInput, options: BindingOptions = {})
     ...(p.type === 'lines' && p.anchorsSha256 !== undefined ? { anchorsSha256: p.anchorsSha256 } : {}),
     ...(input.targets ? { targets: deepFreeze(structuredClone(input.targets)) } : {}),
     shownPath: p.path,
-    ...(typeof diff === 'string' && !coarse && !input.edited ? { shownDiff: diff } : {}),
+    ...((lazyDiff || typeof diff === 'string') && !coarse && !input.edited
+      ? { shownDiff: typeof diff === 'string' ? diff : '' }
+      : {}),
     payloadType: p.type,
     decidedAt: new Date().toISOString(),
   };
+  if (lazyDiff && 'shownDiff' in body) shareField(body, 'shownDiff', p, 'unifiedDiff');
   // The two argument JSONs and the seal are worked out when the record is serialised or
   // read: checked in this process (the captures are kept, see `made`), it needs neither,
   // a 40 MB `content` is never held again as JSON, and its digest is taken only then.
   let seal: string | undefined;
   // The key as it is now: a caller's buffer changed later must not change the seal.
   const secret = options.secret instanceof Uint8Array ? Uint8Array.from(options.secret) : options.secret;
-  const binding = Object.defineProperties(
-    { ...body },
-    {
-      requestedArgs: { get: () => requested.json, enumerable: true },
-      runArgs: { get: () => run.json, enumerable: true },
-      seal: {
-        get: () => {
-          seal ??= sealOf(body, { requested: requested.digest, run: run.digest }, secret);
-          return seal;
-        },
-        enumerable: true,
+  const binding = Object.defineProperties(copyFields(body, {}), {
+    requestedArgs: { get: () => requested.json, enumerable: true },
+    runArgs: { get: () => run.json, enumerable: true },
+    seal: {
+      get: () => {
+        seal ??= sealOf(body, { requested: requested.digest, run: run.digest }, secret);
+        return seal;
       },
+      enumerable: true,
     },
-  ) as ApprovalBinding;
+  }) as ApprovalBinding;
   Object.freeze(binding);
   made.set(binding, { requested, run, secret: keyBytes(secret) });
   return binding;

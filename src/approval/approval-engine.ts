@@ -267,7 +267,8 @@ async function rebaseOnto(
   ctx: ToolCallContext,
   chain: AppliedChain,
 ): Promise<{ context: ToolCallContext; diff: string | undefined } | undefined> {
-  if (!binding.approved || binding.shownDiff === undefined || typeof binding.baseSha256 !== 'string')
+  // Asked without reading it: a diff written when first read is written only if a rebase compares it.
+  if (!binding.approved || !('shownDiff' in binding) || typeof binding.baseSha256 !== 'string')
     return undefined;
   const now = await toolset.check(call.toolName, call.args, ctx);
   if (now.status !== 'needs_approval' || now.payload.baseSha256 === binding.baseSha256) return undefined;

@@ -1,4 +1,5 @@
 import { sha256Hex } from '../fs/state-tracker.js';
+import { lazyStringOf, shareField } from '../text/lazy-string.js';
 import { canonicalJson, canonicalJsonDigest } from './canonical-json.js';
 
 /**
@@ -179,6 +180,11 @@ export function cloneData<T>(value: T): T {
     const out: Record<string, unknown> = {};
     seen.set(v, out);
     for (const key of Object.keys(v)) {
+      // A string computed when first read (a payload's diff) is copied unread: it is the same string either way.
+      if (lazyStringOf(v, key)) {
+        shareField(out, key, v);
+        continue;
+      }
       const item = clone((v as Record<string, unknown>)[key]);
       // An own "__proto__" stays a property (assigning it would set the prototype).
       if (key === '__proto__')

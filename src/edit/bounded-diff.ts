@@ -1,8 +1,9 @@
+import { copyFields, defineLazyString } from '../text/lazy-string.js';
 import { anchoredDiff } from './anchored-diff.js';
 import { commonLength } from './common-length.js';
 import { LineTable } from './line-table.js';
 import { lineStartAt, type TextSplice } from './text-format.js';
-import { formatHunks } from './unified-hunks.js';
+import { countHunkLines, formatHunks } from './unified-hunks.js';
 
 export interface BoundedDiff {
   unifiedDiff: string;
@@ -467,11 +468,10 @@ export function boundedUnifiedDiff(
   if (prefix) {
     const { upTo: _, splice: __, ...rest } = options;
     const diff = boundedUnifiedDiff(prefix.oldText, prefix.newText, { ...rest, known: prefix.known });
-    return {
-      ...diff,
+    return copyFields(diff, {
       changesLeft: prefix.changesLeft,
       ...(prefix.hunkContinues ? { hunkContinues: true } : {}),
-    };
+    });
   }
   const window = options.splice && spliceWindow(oldText, newText, options.splice, context, options.known);
   if (window) {
@@ -511,6 +511,11 @@ export function boundedUnifiedDiff(
   const removed = runs.total('-');
   if (added === 0 && removed === 0)
     return { unifiedDiff: '', added: 0, removed: 0, diffLines: 0, coarse: false };
-  const hunks = formatHunks(a, b, runs, context, firstLine, options.shownPerRun, header);
-  return { unifiedDiff: hunks.text, added, removed, diffLines: hunks.lines, coarse };
+  // The text is written when first read: counted now, so an approval decided without
+  // looking (a policy) never holds a diff of two million lines.
+  const diffLines = countHunkLines(a, b, runs, context, options.shownPerRun, header);
+  return defineLazyString({ unifiedDiff: '', added, removed, diffLines, coarse }, 'unifiedDiff', () => {
+    const hunks = formatHunks(a, b, runs, context, firstLine, options.shownPerRun, header);
+    return hunks.text;
+  });
 }

@@ -41,39 +41,42 @@ function prefixLines(text: string, prefix: string): string {
   return to.toString('latin1');
 }
 
+/** What a walk over the hunks makes of them: the diff's text, or only its line count. */
+interface HunkSink {
+  /** Lines [from, to) of `t` with `prefix`, added to the hunk being built. */
+  block(t: LinesWithEnds, from: number, to: number, prefix: string, shown: number): void;
+  /** The hunk built so far is complete; `header` is its `@@` line. */
+  close(header: string): void;
+}
+
 /**
- * Unified-diff hunks (no file header) from an edit script over `a` → `b` (lines
- * with their terminators), `context` lines around each change; changes closer
- * than twice the context share a hunk. An empty side's start names the line
- * before it (the GNU convention, as jsdiff writes it). Line numbers in the
- * headers start after `firstLine` lines (the texts are slices of bigger ones).
+ * Walks the hunks of an edit script over `a` → `b` (lines with their terminators),
+ * `context` lines around each change; changes closer than twice the context share a
+ * hunk. An empty side's start names the line before it (the GNU convention, as
+ * jsdiff writes it). Line numbers in the headers start after `firstLine` lines (the
+ * texts are slices of bigger ones).
  */
-export function formatHunks(
+function walkHunks(
   a: LinesWithEnds,
   b: LinesWithEnds,
   runs: RunList,
   context: number,
-  firstLine = 0,
-  /** A run of more lines than this shows its first and last halves and a count of the rest. */
-  shownPerRun = Infinity,
-  /** Text before the hunks (a file header), in the same string: a diff of 80 MB is not copied to put it in front. */
-  head = '',
-): { text: string; lines: number } {
-  const out = new Pieces();
-  if (head) out.add(head);
+  firstLine: number,
+  shownPerRun: number,
+  sink: HunkSink,
+): void {
   let ai = 0;
   let bi = 0;
-  let hunk: { a0: number; b0: number; lines: Pieces; oldCount: number; newCount: number } | undefined;
+  let hunk: { a0: number; b0: number; oldCount: number; newCount: number } | undefined;
   const close = () => {
     if (!hunk) return;
     const oldStart = firstLine + (hunk.oldCount === 0 ? hunk.a0 : hunk.a0 + 1);
     const newStart = firstLine + (hunk.newCount === 0 ? hunk.b0 : hunk.b0 + 1);
-    out.add(`@@ -${oldStart},${hunk.oldCount} +${newStart},${hunk.newCount} @@\n`);
-    hunk.lines.moveTo(out);
+    sink.close(`@@ -${oldStart},${hunk.oldCount} +${newStart},${hunk.newCount} @@\n`);
     hunk = undefined;
   };
   const keep = (from: number, to: number) => {
-    if (to > from) hunk!.lines.line(block(a, from, to, ' '));
+    if (to > from) sink.block(a, from, to, ' ', Infinity);
     hunk!.oldCount += to - from;
     hunk!.newCount += to - from;
   };
@@ -95,21 +98,85 @@ export function formatHunks(
     }
     if (!hunk) {
       const lead = Math.min(context, ai, bi);
-      hunk = { a0: ai - lead, b0: bi - lead, lines: new Pieces(), oldCount: 0, newCount: 0 };
+      hunk = { a0: ai - lead, b0: bi - lead, oldCount: 0, newCount: 0 };
       keep(ai - lead, ai);
     }
     if (kind === '-') {
-      hunk.lines.line(block(a, ai, ai + count, '-', shownPerRun));
+      sink.block(a, ai, ai + count, '-', shownPerRun);
       hunk.oldCount += count;
       ai += count;
     } else {
-      hunk.lines.line(block(b, bi, bi + count, '+', shownPerRun));
+      sink.block(b, bi, bi + count, '+', shownPerRun);
       hunk.newCount += count;
       bi += count;
     }
   }
   close();
+}
+
+/**
+ * Unified-diff hunks (no file header) from an edit script over `a` → `b`, as
+ * walkHunks finds them, as text, and how many lines it has.
+ */
+export function formatHunks(
+  a: LinesWithEnds,
+  b: LinesWithEnds,
+  runs: RunList,
+  context: number,
+  firstLine = 0,
+  /** A run of more lines than this shows its first and last halves and a count of the rest. */
+  shownPerRun = Infinity,
+  /** Text before the hunks (a file header), in the same string: a diff of 80 MB is not copied to put it in front. */
+  head = '',
+): { text: string; lines: number } {
+  const out = new Pieces();
+  if (head) out.add(head);
+  let lines = new Pieces();
+  walkHunks(a, b, runs, context, firstLine, shownPerRun, {
+    block: (t, from, to, prefix, shown) => lines.line(block(t, from, to, prefix, shown)),
+    close: (header) => {
+      out.add(header);
+      lines.moveTo(out);
+      lines = new Pieces();
+    },
+  });
   return { text: out.text(), lines: out.newlines() };
+}
+
+/**
+ * The number of lines formatHunks' text has (its newlines), found without
+ * building it: a diff nobody reads is counted, not written.
+ */
+export function countHunkLines(
+  a: LinesWithEnds,
+  b: LinesWithEnds,
+  runs: RunList,
+  context: number,
+  shownPerRun = Infinity,
+  head = '',
+): number {
+  let lines = countOf(head, '\n');
+  walkHunks(a, b, runs, context, 0, shownPerRun, {
+    block: (t, from, to, _prefix, shown) => {
+      lines += blockLines(t, from, to, shown);
+    },
+    close: () => {
+      lines++;
+    },
+  });
+  return lines;
+}
+
+/** The lines `block` makes of lines [from, to) of `t`, with the newline after it. */
+function blockLines(t: LinesWithEnds, from: number, to: number, shown = Infinity): number {
+  const count = to - from;
+  if (count > shown) {
+    const half = Math.floor(shown / 2);
+    return blockLines(t, from, from + half) + 1 + blockLines(t, to - half, to);
+  }
+  // An empty block is its prefix alone; a last line with no newline gets the marker line.
+  const complete = count > 0 && t.text.charCodeAt(t.offset(to) - 1) === 10;
+  return Math.max(count, 1) + (complete ? 0 : 1);
 }
 
 /**

@@ -5,6 +5,7 @@ import type { TextSplice } from '../edit/text-format.js';
 import type { WriteData } from '../fs/fd-io.js';
 import type { ResolvedPath } from '../sandbox/sandbox.js';
 import { fileTargetOf } from '../sandbox/target.js';
+import { copyFields } from '../text/lazy-string.js';
 import { isAsciiData } from './ascii-data.js';
 import { type LoadedFile, loadFile, saveFile, withLock } from './file-io.js';
 import {
@@ -55,11 +56,11 @@ export async function writerApproval(
     checkBaseSha256(ctx, resolved.virtualPath, baseSha256, current);
     const payload = await buildPayload(resolved, current);
     return ApprovalResult.needsApproval(
-      {
-        ...payload,
+      // Copied with its diff unread (a policy may decide without anyone reading it).
+      copyFields(payload, {
         description: payload.description + throughLinks(resolved),
         ...resolvedField(resolved),
-      } as ApprovalPayload,
+      }) as ApprovalPayload,
       { path: fileTargetOf(resolved) },
     );
   } catch (error) {

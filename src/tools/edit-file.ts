@@ -5,6 +5,7 @@ import { diffForModel } from '../edit/diff-for-model.js';
 import { replaceInText } from '../edit/replace-in-text.js';
 import { BriefMemo } from '../fs/brief-memo.js';
 import type { ResolvedPath } from '../sandbox/sandbox.js';
+import { shareField } from '../text/lazy-string.js';
 import { once } from '../text/once.js';
 import { applyWrite, writerApproval } from './apply-write.js';
 import { isAsciiData } from './ascii-data.js';
@@ -162,7 +163,7 @@ function buildEditPayload(
   const verb = input.replace_all
     ? `replace ${edit.replacements} occurrences`
     : `replace at line ${matchLine}`;
-  return {
+  const payload: EditPayload = {
     type: 'edit',
     description: `Edit ${virtualPath}: ${verb} (+${diff.added} −${diff.removed})`,
     path: virtualPath,
@@ -171,7 +172,7 @@ function buildEditPayload(
     oldString: input.old_string,
     newString: input.new_string,
     replaceAll: input.replace_all ?? false,
-    unifiedDiff: diff.unifiedDiff,
+    unifiedDiff: '',
     diffLines: diff.diffLines,
     added: diff.added,
     removed: diff.removed,
@@ -184,6 +185,8 @@ function buildEditPayload(
     fileLines: countLines(file.text),
     fileBytes: file.bytes,
   };
+  // Written out only when someone reads it (see lazy-string.ts).
+  return shareField(payload, 'unifiedDiff', diff);
 }
 
 export const editFile: SandboxTool<EditFileInput, EditFileOutput> = {

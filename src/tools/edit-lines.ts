@@ -7,6 +7,7 @@ import { anchorsShownIn, GivenAnchors } from '../edit/given-anchors.js';
 import { type LineEditOp, LineEditOpSchema } from '../edit/line-edit-ops.js';
 import { shownAnchorsKey } from '../edit/line-hash-cache.js';
 import type { ResolvedPath } from '../sandbox/sandbox.js';
+import { shareField } from '../text/lazy-string.js';
 import { applyWrite, writerApproval } from './apply-write.js';
 import { checkWriteSize, type LoadedFile } from './file-io.js';
 import { anchorsState, checkApprovedAnchors } from './file-state.js';
@@ -137,7 +138,7 @@ export const editLines: SandboxTool<EditLinesInput, EditLinesOutput> = {
         path: resolved.virtualPath,
         mount: resolved.mount.mountPoint,
         baseSha256: current!.sha256,
-        unifiedDiff: diff.unifiedDiff,
+        unifiedDiff: '',
         diffLines: diff.diffLines,
         added: diff.added,
         removed: diff.removed,
@@ -148,7 +149,8 @@ export const editLines: SandboxTool<EditLinesInput, EditLinesOutput> = {
         fileLines: countLines(current!.text),
         fileBytes: current!.bytes,
       };
-      return payload;
+      // Written out only when someone reads it (see lazy-string.ts).
+      return shareField(payload, 'unifiedDiff', diff);
     });
   },
 

@@ -3,6 +3,7 @@ import type { PatchPayload } from '../contract/payloads.js';
 import { boundedUnifiedDiff } from '../edit/bounded-diff.js';
 import { fixUnifiedDiff } from '../edit/fix-unified-diff.js';
 import { BriefMemo } from '../fs/brief-memo.js';
+import { shareField } from '../text/lazy-string.js';
 import { applyWrite, writerApproval } from './apply-write.js';
 import { checkWriteSize, type LoadedFile } from './file-io.js';
 import { EMPTY_SHA256, type LatestFileState, latestState } from './file-state.js';
@@ -87,7 +88,7 @@ export const patchFile: SandboxTool<PatchFileInput, PatchFileOutput> = {
         path: resolved.virtualPath,
         mount: resolved.mount.mountPoint,
         baseSha256: current?.sha256 ?? null,
-        unifiedDiff: diff.unifiedDiff,
+        unifiedDiff: '',
         diffLines: diff.diffLines,
         added: diff.added,
         removed: diff.removed,
@@ -99,7 +100,8 @@ export const patchFile: SandboxTool<PatchFileInput, PatchFileOutput> = {
         fileLines: current ? countLines(current.text) : 0,
         fileBytes: current?.bytes ?? 0,
       };
-      return payload;
+      // Written out only when someone reads it (see lazy-string.ts).
+      return shareField(payload, 'unifiedDiff', diff);
     });
   },
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PREVIEW_CHARS, PREVIEW_LINES, type WritePayload } from '../contract/payloads.js';
 import { boundedUnifiedDiff } from '../edit/bounded-diff.js';
+import { shareField } from '../text/lazy-string.js';
 import { applyWrite, writerApproval } from './apply-write.js';
 import { checkWriteSize, type LoadedFile } from './file-io.js';
 import { byteLength, countLines, firstLines } from './text-stats.js';
@@ -61,12 +62,14 @@ function buildWritePayload(
       timeBudgetMs: ctx.limits.diffTimeBudgetMs,
     });
     Object.assign(payload, {
-      unifiedDiff: diff.unifiedDiff,
+      unifiedDiff: '',
       diffLines: diff.diffLines,
       added: diff.added,
       removed: diff.removed,
       diffCoarse: diff.coarse,
     });
+    // Written out only when someone reads it (see lazy-string.ts).
+    shareField(payload, 'unifiedDiff', diff);
   }
   return payload;
 }

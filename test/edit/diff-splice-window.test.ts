@@ -91,7 +91,7 @@ describe('a diff given the edit as a splice of the old text', () => {
     expect(diff.unifiedDiff).toContain('-middle();\n+changed();');
   });
 
-  it('is the whole texts\' diff when the window is most of the text (cut from the new text itself)', () => {
+  it("is the whole texts' diff when the window is most of the text (cut from the new text itself)", () => {
     fc.assert(
       fc.property(
         fc.constantFrom('line 1', '-----', 'filler', ' '),
