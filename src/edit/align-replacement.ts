@@ -151,7 +151,14 @@ export function rebuildReplacement(
 ): RebuildResult {
   const slipped = needle.map((l, i) => l !== window[i]);
   const anySlipped = slipped.includes(true);
-  const oldKeys = needle.map((l, i) => (slipped[i] ? levelKey(l, level) : l));
+  // Keyed when first compared: most old lines pair with an equal new line and never are.
+  const oldKeyOf: Array<string | undefined> = [];
+  const oldKey = (i: number): string => {
+    if (!slipped[i]) return needle[i]!;
+    let key = oldKeyOf[i];
+    if (key === undefined) oldKeyOf[i] = key = levelKey(needle[i]!, level);
+    return key;
+  };
   // New lines' keys only matter against a slipped old line: a request copied exactly
   // (the usual case, and every big insertion) never normalises its new lines.
   const newKeys: Array<string | undefined> = [];
@@ -164,7 +171,7 @@ export function rebuildReplacement(
     return key;
   };
   const same = (i: number, j: number) =>
-    needle[i] === replacement[j] || (slipped[i]! && oldKeys[i] === newKey(j));
+    needle[i] === replacement[j] || (slipped[i]! && oldKey(i) === newKey(j));
   // Which lines could be unchanged at all: one with no possible partner is a change.
   // Asked per segment left after the common head and tail (its lines can only pair
   // among themselves), so a one-line change in a long block looks at one line.
@@ -173,7 +180,7 @@ export function rebuildReplacement(
   const candidates: Candidates = (o0, o1, n0, n1) => {
     const oldExact = new Set(needle.slice(o0, o1));
     const oldKeyed = new Set<string>();
-    for (let i = o0; i < o1; i++) if (slipped[i]) oldKeyed.add(oldKeys[i]!);
+    for (let i = o0; i < o1; i++) if (slipped[i]) oldKeyed.add(oldKey(i));
     const exactPartner = new Set<string>();
     const keyedPartner = new Set<string>();
     for (let j = n0; j < n1; j++) {
@@ -181,7 +188,7 @@ export function rebuildReplacement(
       if (oldKeyed.size > 0 && oldKeyed.has(newKey(j))) keyedPartner.add(newKey(j));
     }
     return {
-      old: (i: number) => exactPartner.has(needle[i]!) || (slipped[i]! && keyedPartner.has(oldKeys[i]!)),
+      old: (i: number) => exactPartner.has(needle[i]!) || (slipped[i]! && keyedPartner.has(oldKey(i))),
       new: (j: number) => oldExact.has(replacement[j]!) || (oldKeyed.size > 0 && oldKeyed.has(newKey(j))),
     };
   };
@@ -201,7 +208,7 @@ export function rebuildReplacement(
   // Built only when some new line is not paired (most requests pair every kept line).
   let moved: MovedLines | undefined;
   const movedFrom = (line: string, j: number) => {
-    moved ??= new MovedLines(needle, window, slipped, oldKeys);
+    moved ??= new MovedLines(needle, window, slipped, oldKey);
     return moved.find(line, newKey(j));
   };
   const freshIdx: number[] = [];
@@ -255,11 +262,11 @@ class MovedLines {
     needle: readonly string[],
     private readonly window: readonly string[],
     slipped: readonly boolean[],
-    oldKeys: readonly string[],
+    oldKey: (i: number) => string,
   ) {
     needle.forEach((l, i) => {
       this.add(this.exact, l, i);
-      if (slipped[i]) this.add(this.normalised, oldKeys[i]!, i);
+      if (slipped[i]) this.add(this.normalised, oldKey(i), i);
     });
   }
   /** -1 marks a key whose old lines have different file texts: ambiguous, not a move. */

@@ -424,10 +424,13 @@ function replaceBlocks(
     const end = m.end - from;
     copyUpTo(start);
     const window = split.lines.slice(start, end);
-    const key = window.join('\n');
+    // Only a replace_all meets matched lines again.
+    const key = blocks.length > 1 ? window.join('\n') : undefined;
     let rebuilt = request.verbatim
       ? { ok: true as const, lines: replacement.map((text) => ({ text })) }
-      : rebuiltFor.get(key);
+      : key === undefined
+        ? undefined
+        : rebuiltFor.get(key);
     if (!rebuilt) {
       const style = styleNear(
         body,
@@ -439,7 +442,7 @@ function replaceBlocks(
         styleAsked = true;
         return style();
       });
-      if (!styleAsked) rebuiltFor.set(key, rebuilt);
+      if (!styleAsked && key !== undefined) rebuiltFor.set(key, rebuilt);
     }
     if (!rebuilt.ok) return rebuilt;
     const terms = split.terminators.slice(start, end);
@@ -452,7 +455,7 @@ function replaceBlocks(
       change = { oldFrom: table.offset(m.start - 1) - base, newFrom: lastLineAt };
     }
     const newTerms = rebuiltTerminators(rebuilt.lines, terms, eol, tail);
-    for (const [i, l] of rebuilt.lines.entries()) push(l.text, newTerms[i]!);
+    for (let i = 0; i < rebuilt.lines.length; i++) push(rebuilt.lines[i]!.text, newTerms[i]!);
     const prev = changes.at(-1);
     const oldTo = table.offset(m.end) - base;
     if (prev && change.oldFrom < prev.oldTo) Object.assign(prev, { oldTo, newTo: written });
