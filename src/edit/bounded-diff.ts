@@ -513,9 +513,10 @@ export function boundedUnifiedDiff(
     return { unifiedDiff: '', added: 0, removed: 0, diffLines: 0, coarse: false };
   // The text is written when first read: counted now, so an approval decided without
   // looking (a policy) never holds a diff of two million lines.
-  const diffLines = countHunkLines(a, b, runs, context, options.shownPerRun, header);
+  const { shownPerRun } = options;
+  const diffLines = countHunkLines(a, b, runs, context, shownPerRun, header);
   return defineLazyString({ unifiedDiff: '', added, removed, diffLines, coarse }, 'unifiedDiff', () => {
-    const hunks = formatHunks(a, b, runs, context, firstLine, options.shownPerRun, header);
+    const hunks = formatHunks(a, b, runs, context, firstLine, shownPerRun, header);
     return hunks.text;
   });
 }

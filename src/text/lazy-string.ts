@@ -8,16 +8,15 @@
  */
 const lazyGetters = new WeakSet<() => string>();
 
-/** The field as an accessor for `get` (a registered lazy getter) on any object. */
-function lazyField(get: () => string): PropertyDescriptor {
+/**
+ * Field `key` as an accessor for `get` (a registered lazy getter). Assigning to it
+ * gives the object assigned to (an own copy, or one inheriting from it) a plain `key`.
+ */
+function lazyField(get: () => string, key: string): PropertyDescriptor {
   return {
     get,
     set(this: object, value: unknown) {
-      for (const key of Object.keys(this)) {
-        if (Object.getOwnPropertyDescriptor(this, key)?.get !== get) continue;
-        Object.defineProperty(this, key, { value, enumerable: true, writable: true, configurable: true });
-        return;
-      }
+      Object.defineProperty(this, key, { value, enumerable: true, writable: true, configurable: true });
     },
     enumerable: true,
     configurable: true,
@@ -37,7 +36,7 @@ export function defineLazyString<T extends object>(target: T, key: keyof T & str
     return value;
   };
   lazyGetters.add(get);
-  Object.defineProperty(target, key, lazyField(get));
+  Object.defineProperty(target, key, lazyField(get, key));
   return target;
 }
 
@@ -57,7 +56,7 @@ export function shareField<T extends object>(target: T, key: string, source: obj
     target,
     key,
     lazy
-      ? lazyField(lazy)
+      ? lazyField(lazy, key)
       : {
           value: (source as Record<string, unknown>)[from],
           enumerable: true,

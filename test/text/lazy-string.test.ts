@@ -55,3 +55,22 @@ describe('a string field computed when first read', () => {
     expect(frozen.text).toBe('what runs');
   });
 });
+
+describe('assigning to a lazy string field (red team rt54)', () => {
+  it('gives an object inheriting from the payload its own plain value, the payload unchanged', () => {
+    const { target } = counted('the diff');
+    const child = Object.create(target) as { text: string };
+    child.text = 'X';
+    expect(Object.getOwnPropertyDescriptor(child, 'text')?.value).toBe('X');
+    expect(target.text).toBe('the diff');
+  });
+
+  it('sets the field assigned to on a copy, never another field', () => {
+    const { target } = counted('the diff');
+    const copy = copyFields(target, {}) as { kind: string; text: string };
+    copy.kind = 'k';
+    copy.text = 'T';
+    expect(copy).toEqual({ kind: 'k', text: 'T', after: 1 });
+    expect(target.text).toBe('the diff');
+  });
+});
