@@ -3,10 +3,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ApprovalToolset } from '../src/approval/approval-toolset.js';
-import { approveAll } from '../src/approval/policies.js';
 import { Sandbox } from '../src/sandbox/sandbox.js';
 import { FileSystemToolset } from '../src/tools/filesystem-toolset.js';
-import { floorEdit, nonced, type Paired, paired } from './pairs.js';
+import { floorEdit, nonced, type Paired, paired, readingApproval } from './pairs.js';
 
 /**
  * The "cliffs" table: each input that used to fall off a cliff (or crash), at
@@ -255,7 +254,9 @@ export async function benchCliffs(sizes: number[], pairsFor: (n: number) => numb
       let bytes = text;
       const ctx: Ctx = {
         toolset,
-        gated: new ApprovalToolset(gatedInner, { approve: approveAll() }),
+        // Approved after the diff is read, as a person's screen reads it (a policy would not
+        // read it, and the diff's text would then never be written).
+        gated: new ApprovalToolset(gatedInner, { approve: readingApproval() }),
         state: {},
         current: () => bytes,
       };

@@ -174,8 +174,15 @@ export async function benchPayloadDiff(lines: number, pairs: number): Promise<Ro
       () => spawnSync('git', ['diff', '--no-index', '--output=patch.out', 'a.txt', 'b.txt'], { cwd: dir }),
       async () => {
         const result = await toolset.needsApproval('write_file', { path: '/a.txt', content });
-        const payload = (result as { payload?: { diffLines?: number; diffCoarse?: boolean } }).payload;
-        shown = `${payload?.diffLines ?? '?'} diff lines${payload?.diffCoarse ? ', coarse' : ''}`;
+        const payload = (
+          result as { payload?: { unifiedDiff?: string; diffLines?: number; diffCoarse?: boolean } }
+        ).payload;
+        // The diff's text is written when first read: read here, as a screen showing it reads it
+        // (git writes its whole patch too).
+        const text = payload?.unifiedDiff ?? '';
+        const lines = text.split('\n').length - 1;
+        if (lines !== payload?.diffLines) throw new Error(`diffLines ${payload?.diffLines}, text ${lines}`);
+        shown = `${lines} diff lines${payload?.diffCoarse ? ', coarse' : ''}`;
         return result;
       },
     );

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import type { ApprovalDecision, ApprovalRequest } from '../src/contract/approval-types.js';
 
 /** A timing of a call that failed is meaningless: a tool outcome with `ok: false` stops the bench. */
 export function mustSucceed(result: unknown): void {
@@ -114,4 +115,18 @@ export async function floorEdit(
  */
 export function nonced(text: string, run: number): string {
   return `${text}${text.endsWith('\n') || text === '' ? '' : '\n'}// reset ${run}\n`;
+}
+
+/**
+ * An approval callback that reads the payload's diff (or content preview) before it
+ * approves, as a screen showing the request does: a payload diff is written only
+ * when first read, so a bench of the approval path must read it to count it.
+ */
+export function readingApproval(): (request: ApprovalRequest) => ApprovalDecision {
+  return (request) => {
+    const payload = request.payload as { unifiedDiff?: unknown; preview?: unknown };
+    const shown = payload.unifiedDiff ?? payload.preview;
+    if (typeof shown === 'string' && shown.length < 0) throw new Error('unreachable');
+    return { approved: true };
+  };
 }

@@ -25,6 +25,7 @@ const OPS = [
   'approval write_file',
   'edit_file replace_all (9 lines in 10)',
   'approval edit_file replace_all (9 lines in 10)',
+  'approval edit_file replace_all (9 lines in 10), by a policy (diff never read)',
 ] as const;
 type Op = (typeof OPS)[number] | 'baseline' | 'baseline with argument';
 
@@ -35,6 +36,9 @@ async function child(op: Op, dir: string, lines: number): Promise<void> {
   const { FileSystemToolset } = await import('../src/tools/filesystem-toolset.js');
   const { ApprovalToolset } = await import('../src/approval/approval-toolset.js');
   const { approveAll } = await import('../src/approval/policies.js');
+  // Approvals read the payload's diff as a person's screen does (it is written when first read);
+  // the policy row approves without reading it.
+  const { readingApproval } = await import('./pairs.js');
   const limits = { readMaxLines: 100_000_000, readMaxChars: 4_000_000_000, maxFileBytes: 1 << 30 };
   const plain = new FileSystemToolset(Sandbox.fromDirectory(dir, { mode: 'rw', writeApproval: false }), {
     limits,
@@ -42,7 +46,7 @@ async function child(op: Op, dir: string, lines: number): Promise<void> {
   const gated = new ApprovalToolset(
     new FileSystemToolset(Sandbox.fromDirectory(dir, { mode: 'rw' }), { limits }),
     {
-      approve: approveAll(),
+      approve: readingApproval(),
     },
   );
   const file = path.join(dir, 'f.txt');
@@ -97,7 +101,7 @@ async function child(op: Op, dir: string, lines: number): Promise<void> {
       limits: { maxFileBytes: limits.maxFileBytes },
     });
     const t = op.startsWith('approval')
-      ? new ApprovalToolset(shipped, { approve: approveAll() })
+      ? new ApprovalToolset(shipped, { approve: op.includes('policy') ? approveAll() : readingApproval() })
       : new FileSystemToolset(Sandbox.fromDirectory(dir, { mode: 'rw', writeApproval: false }), {
           limits: { maxFileBytes: limits.maxFileBytes },
         });

@@ -224,7 +224,9 @@ export const editFile: SandboxTool<EditFileInput, EditFileOutput> = {
           upTo: ctx.limits.readMaxChars,
         }),
       );
-      return { newText: edit.newText, splice: edit.splice, edit, diff, whileSaving: diff };
+      // The result's diff is written while the disk syncs (its text is written when read).
+      const whileSaving = () => void diff().unifiedDiff;
+      return { newText: edit.newText, splice: edit.splice, edit, diff, whileSaving };
     });
     const { edit } = out.plan;
     const diff = out.plan.diff();

@@ -54,9 +54,13 @@ export function parseToolArguments(tool: AnyTool, args: unknown): ParsedArgument
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
+/** Well-formed UTF-16: the engine's own check where it has one (a native pass; the pattern steps per character). */
+const wellFormed = (s: string): boolean =>
+  (s as { isWellFormed?: () => boolean }).isWellFormed?.() ?? !LONE_SURROGATE.test(s);
+
 /** The first string field (dotted path) that is not well-formed UTF-16, if any. */
 function illFormedField(value: unknown, at = ''): string | undefined {
-  if (typeof value === 'string') return LONE_SURROGATE.test(value) ? at || '(arguments)' : undefined;
+  if (typeof value === 'string') return wellFormed(value) ? undefined : at || '(arguments)';
   if (value === null || typeof value !== 'object') return undefined;
   for (const [k, v] of Object.entries(value)) {
     const found = illFormedField(v, at ? `${at}.${k}` : k);
