@@ -71,9 +71,11 @@ export function createBinding(input: BindingInput, options: BindingOptions = {})
   const p = input.payload;
   // A diff written when first read stays unread: the binding reads it when it is serialised
   // or sealed, or a rebase compares it (see lazy-string.ts).
-  const lazyDiff = lazyStringOf(p, 'unifiedDiff');
-  const diff = lazyDiff ?? (p as { unifiedDiff?: unknown }).unifiedDiff;
+  const hasDiff =
+    lazyStringOf(p, 'unifiedDiff') !== undefined ||
+    typeof (p as { unifiedDiff?: unknown }).unifiedDiff === 'string';
   const coarse = (p as { diffCoarse?: unknown }).diffCoarse === true;
+  const showsDiff = hasDiff && !coarse && !input.edited;
   const requested = input.requested;
   const run = input.edited ?? input.requested;
   const body: Fields = {
@@ -91,13 +93,11 @@ export function createBinding(input: BindingInput, options: BindingOptions = {})
     ...(p.type === 'lines' && p.anchorsSha256 !== undefined ? { anchorsSha256: p.anchorsSha256 } : {}),
     ...(input.targets ? { targets: deepFreeze(structuredClone(input.targets)) } : {}),
     shownPath: p.path,
-    ...((lazyDiff || typeof diff === 'string') && !coarse && !input.edited
-      ? { shownDiff: typeof diff === 'string' ? diff : '' }
-      : {}),
+    ...(showsDiff ? { shownDiff: '' } : {}),
     payloadType: p.type,
     decidedAt: new Date().toISOString(),
   };
-  if (lazyDiff && 'shownDiff' in body) shareField(body, 'shownDiff', p, 'unifiedDiff');
+  if (showsDiff) shareField(body, 'shownDiff', p, 'unifiedDiff');
   // The two argument JSONs and the seal are worked out when the record is serialised or
   // read: checked in this process (the captures are kept, see `made`), it needs neither,
   // a 40 MB `content` is never held again as JSON, and its digest is taken only then.
