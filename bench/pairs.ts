@@ -125,8 +125,7 @@ export function nonced(text: string, run: number): string {
 export function readingApproval(): (request: ApprovalRequest) => ApprovalDecision {
   return (request) => {
     const payload = request.payload as { unifiedDiff?: unknown; preview?: unknown };
-    const shown = payload.unifiedDiff ?? payload.preview;
-    if (typeof shown === 'string' && shown.length < 0) throw new Error('unreachable');
+    void (payload.unifiedDiff ?? payload.preview);
     return { approved: true };
   };
 }

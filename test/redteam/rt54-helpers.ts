@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { tempDir } from '../helpers/temp-project.js';
+import { textArbitrary } from '../helpers/text-arbitrary.js';
 
 export const sha = (s: string | Buffer): string =>
   createHash('sha256')
@@ -148,16 +149,6 @@ export const awkwardLine = fc
 
 /** A text: lines with per-line LF / CRLF endings, maybe a BOM, maybe no final newline. */
 export const awkwardText = (maxLines = 12) =>
-  fc
-    .record({
-      lines: fc.array(fc.tuple(awkwardLine, fc.constantFrom('\n', '\n', '\r\n')), { maxLength: maxLines }),
-      bom: fc.boolean(),
-      finalNewline: fc.boolean(),
-    })
-    .map(({ lines, bom, finalNewline }) => {
-      let text = lines.map(([l, e]) => l + e).join('');
-      if (!finalNewline && lines.length > 0) text = text.slice(0, -lines.at(-1)![1].length);
-      return (bom ? '\uFEFF' : '') + text;
-    });
+  textArbitrary(awkwardLine, fc.constantFrom('\n', '\n', '\r\n'), maxLines);
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
