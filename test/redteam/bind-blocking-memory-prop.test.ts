@@ -9,6 +9,7 @@ import { ApprovalToolset } from '../../src/approval/approval-toolset.js';
 import { canonicalJson } from '../../src/approval/canonical-json.js';
 import { gatedToolset } from '../../src/approval/gated-toolset.js';
 import type { ApprovalDecision, ApprovalRequest } from '../../src/contract/approval-types.js';
+import { flipChar } from '../helpers/flip-char.js';
 import { project } from '../tools/fixture.js';
 
 const K = 1 << 16;
@@ -78,11 +79,6 @@ function reordered(v: unknown): unknown {
   }
   return v;
 }
-function flip(s: string, at: number): string {
-  const c = s.charCodeAt(at);
-  const other = c === 0x78 ? 'y' : c === 0xd800 ? '\ud801' : c === 0xdc00 ? '\udc01' : 'x';
-  return s.slice(0, at) + other + s.slice(at + 1);
-}
 /** What JSON data a value stands for (a JSON round trip), as canonical text. */
 const asJson = (v: unknown) => canonicalJson(JSON.parse(JSON.stringify(v)));
 
@@ -123,7 +119,7 @@ describe('blocking callTool: what runs is what the callback approved', () => {
               const override =
                 mode === 'reordered'
                   ? (reordered(args) as Record<string, unknown>)
-                  : { ...args, text: flip(args.text, pick % args.text.length) };
+                  : { ...args, text: flipChar(args.text, pick % args.text.length) };
               return { approved: true, overrideArgs: override };
             },
           });
@@ -137,7 +133,7 @@ describe('blocking callTool: what runs is what the callback approved', () => {
           expect(ran.length).toBe(1);
           const want =
             mode === 'edited'
-              ? asJson({ ...args, text: flip(args.text, pick % args.text.length) })
+              ? asJson({ ...args, text: flipChar(args.text, pick % args.text.length) })
               : asJson(args);
           expect(asJson(ran[0])).toBe(want);
         },
@@ -179,7 +175,7 @@ describe('ApprovalMemory "this exact call"', () => {
           );
           for (const at of spots) {
             const before = asks;
-            const changed = { ...args, text: flip(args.text, at) };
+            const changed = { ...args, text: flipChar(args.text, at) };
             const o = await gated.callTool('echo', changed);
             expect(asks, `flip at ${at} must be asked again`).toBe(before + 1);
             expect(o.ok).toBe(false);
@@ -267,7 +263,7 @@ describe('parallel calls while the first prompt is open', () => {
           const calls = [
             args,
             ...same.map((s, i) =>
-              s ? reordered(args) : { ...args, text: flip(args.text, (K * (i + 1)) % args.text.length) },
+              s ? reordered(args) : { ...args, text: flipChar(args.text, (K * (i + 1)) % args.text.length) },
             ),
           ];
           const running = calls.map((a) => gated.callTool('echo', a));
@@ -321,14 +317,27 @@ describe('write_file through the file tools at 1-12 MB', () => {
           expect(disk === (edit ? edited : content)).toBe(true);
           // one char different deep inside, at a 64 Ki boundary: asked again, nothing written
           const at = Math.floor(blocks / 2) * K;
-          const o = await gated.callTool('write_file', { path: '/a.txt', content: flip(content, at) });
+          const o = await gated.callTool('write_file', { path: '/a.txt', content: flipChar(content, at) });
           expect(asks).toBe(2);
           expect(o.ok).toBe(false);
           expect(fs.readFileSync(path.join(p.dir, 'a.txt'), 'utf8') === disk).toBe(true);
           fs.rmSync(p.dir, { recursive: true, force: true });
         },
       ),
-      { numRuns: 6 },
+      // The change lands on the low half of a surrogate pair (CI seed 1479881446).
+      {
+        numRuns: 6,
+        examples: [
+          [
+            97,
+            [
+              ['"', 0],
+              ['\ud83d\ude00', 0],
+            ],
+            false,
+          ],
+        ],
+      },
     );
   });
 });

@@ -8,6 +8,7 @@ import { type ApprovalBinding, createBinding, verifyBinding } from '../../src/ap
 import { captureArguments } from '../../src/approval/call-arguments.js';
 import { canonicalJson } from '../../src/approval/canonical-json.js';
 import type { ApprovalPayload } from '../../src/contract/payloads.js';
+import { flipChar } from '../helpers/flip-char.js';
 
 const K = 1 << 16;
 const odd = [
@@ -113,13 +114,6 @@ function reordered(v: unknown): unknown {
     return out;
   }
   return v;
-}
-
-/** One character of `content` changed at position `at` (to another character). */
-function flip(s: string, at: number): string {
-  const c = s.charCodeAt(at);
-  const other = c === 0x78 ? 'y' : c === 0xd800 ? '\ud801' : c === 0xdc00 ? '\udc01' : 'x';
-  return s.slice(0, at) + other + s.slice(at + 1);
 }
 
 const code = (r: ReturnType<typeof verifyBinding>) => (r.ok ? 'ok' : r.error.code);
@@ -239,7 +233,7 @@ describe('ApprovalBinding records over generated arguments', () => {
             ...[1, 2, 3].flatMap((m) => [m * K - 1, m * K, m * K + 1]),
           ].filter((i) => i >= 0 && i < n);
           for (const at of spots) {
-            const changed = { ...args, content: flip(args.content, at) };
+            const changed = { ...args, content: flipChar(args.content, at) };
             for (const copy of [b, stored])
               expect(code(verifyBinding(copy, { ...call, args: changed }, options)), `flip at ${at}`).toBe(
                 'stale_approval',
