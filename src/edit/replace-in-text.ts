@@ -1,5 +1,6 @@
 import { constants } from 'node:buffer';
 import type { ErrorCode } from '../contract/errors.js';
+import { withScratchBytes } from '../text/scratch-bytes.js';
 import { rebuildReplacement, rebuiltTerminators, styleNear } from './align-replacement.js';
 import { allOffsets } from './all-offsets.js';
 import { locateSpans, type SpanMatch } from './block-index.js';
@@ -539,14 +540,16 @@ function replacedBytes(
   const size = source.length + offsets.length * (add.length - length);
   // Refused before the bytes are laid out: V8 would refuse the string only after.
   if (size > MAX_STRING_LENGTH) throw new RangeError('Invalid string length');
-  const out = Buffer.allocUnsafe(size);
-  let at = 0;
-  let p = 0;
-  for (const o of offsets) {
-    p += source.copy(out, p, at, o);
-    p += add.copy(out, p);
-    at = o + length;
-  }
-  p += source.copy(out, p, at);
-  return out.toString('latin1', 0, p);
+  // The bytes are garbage once decoded: scratch, so they do not stay resident beside the text.
+  return withScratchBytes(size, (out) => {
+    let at = 0;
+    let p = 0;
+    for (const o of offsets) {
+      p += source.copy(out, p, at, o);
+      p += add.copy(out, p);
+      at = o + length;
+    }
+    p += source.copy(out, p, at);
+    return out.toString('latin1', 0, p);
+  });
 }

@@ -2,6 +2,7 @@ import { createHash, type Hash } from 'node:crypto';
 import fs from 'node:fs';
 import { promisify } from 'node:util';
 import { once } from '../text/once.js';
+import { releasableBytes } from '../text/scratch-bytes.js';
 import { textSlices } from '../text/text-slices.js';
 
 /**
@@ -27,7 +28,8 @@ const readFileAsync = promisify(fs.readFile);
  */
 export async function readFdToEnd(fd: number, size: number): Promise<Buffer> {
   if (size === 0) return readFileAsync(fd);
-  const buffer = Buffer.allocUnsafeSlow(size);
+  // Releasable: a big ASCII file's bytes are dropped once decoded (its text holds the same).
+  const buffer = releasableBytes(size);
   let total = 0;
   while (total < size) {
     const want = size - total;

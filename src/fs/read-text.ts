@@ -1,4 +1,5 @@
 import fs, { type BigIntStats, constants } from 'node:fs';
+import { releaseBytes } from '../text/scratch-bytes.js';
 import { BriefMemo } from './brief-memo.js';
 import { assertFdInside, errnoOf } from './containment.js';
 import { closeFd, hashFd, readFdToEnd, SYNC_DATA_MAX } from './fd-io.js';
@@ -12,8 +13,11 @@ export interface TextFile {
   /** SHA-256 of the raw bytes. */
   sha256: string;
   mode: number;
-  /** The raw bytes the text was decoded from (kept so nobody has to re-encode or re-hash them). */
-  data: Buffer;
+  /**
+   * The raw bytes the text was decoded from (kept so nobody has to re-encode or re-hash
+   * them). Absent for a big ASCII file: its bytes are its text's characters, held once.
+   */
+  data?: Buffer;
   /** `dev:ino` of the file read. */
   identity: string;
   born?: string;
@@ -43,8 +47,12 @@ export function decodeKnown(data: Buffer, sha256: string, displayPath: string): 
  * call that reads a file for its approval and again to run (to check that it is
  * still the approved file) hashes it the second time a slice at a time and, when
  * the hash is the one kept, takes the kept bytes instead of holding a second copy.
+ * A big ASCII file read as text is kept as its text (see heldAsText).
  */
 const lastBig = new BriefMemo<FileBytes & { identity: string }>();
+
+/** FileBytes whose buffer the call holding them has just read: nobody else has a view of it yet. */
+const justRead = new WeakSet<FileBytes>();
 
 /** A regular file's raw bytes, as read by readFileBytes. */
 export interface FileBytes {
@@ -57,6 +65,44 @@ export interface FileBytes {
   identity?: string;
   /** Its birth time in ns, when the file system reports one. */
   born?: string;
+  /** The file's text, when that is what was kept of a big ASCII file: `data` is laid out from it when first read. */
+  text?: string;
+}
+
+/** What a FileBytes says about the file, without its content. */
+type FileMeta = Omit<FileBytes, 'data' | 'text'> & { identity: string };
+
+function metaOf(file: FileBytes & { identity: string }): FileMeta {
+  return {
+    bytes: file.bytes,
+    sha256: file.sha256,
+    mode: file.mode,
+    identity: file.identity,
+    ...(file.born === undefined ? {} : { born: file.born }),
+  };
+}
+
+/**
+ * FileBytes of an ASCII file held as its text: the text's latin1 reading is the bytes,
+ * so they are laid out again only for a caller that asks for `data` (copy, delete, undo).
+ */
+function heldAsText(meta: FileMeta, text: string): FileBytes & { identity: string } {
+  return holdAsText({ ...meta } as FileBytes & { identity: string }, text);
+}
+
+/** `file` turned into heldAsText's form in place (its own buffer is then free to go). */
+function holdAsText<F extends FileBytes>(file: F, text: string): F {
+  let data: Buffer | undefined;
+  file.text = text;
+  Object.defineProperty(file, 'data', {
+    get: () => {
+      data ??= Buffer.from(text, 'latin1');
+      return data;
+    },
+    enumerable: true,
+    configurable: true,
+  });
+  return file;
 }
 
 /**
@@ -70,17 +116,27 @@ export async function readTextFile(
   realRoot: string,
   options: { maxBytes: number; displayPath: string },
 ): Promise<TextFile> {
-  const file = await readFileBytes(hostPath, realRoot, options);
-  const text = decodeKnown(file.data, file.sha256, options.displayPath);
-  return {
-    text,
-    bytes: file.bytes,
-    sha256: file.sha256,
-    mode: file.mode,
-    data: file.data,
-    identity: file.identity,
-    ...(file.born === undefined ? {} : { born: file.born }),
-  };
+  return readFileVersion(
+    hostPath,
+    realRoot,
+    options,
+    () => undefined,
+    (file) => {
+      const text = file.text ?? decodeKnown(file.data, file.sha256, options.displayPath);
+      const meta = metaOf(file);
+      // UTF-8 has as many bytes as UTF-16 units only when every character is ASCII: the
+      // text's characters are then the bytes, and holding both would double the memory.
+      if (file.bytes !== text.length || file.bytes <= SYNC_DATA_MAX)
+        return { text, ...meta, data: file.data };
+      if (justRead.has(file)) {
+        const bytes = file.data;
+        // What is kept for the next read of this version (see readFileVersion) is the text.
+        holdAsText(file, text);
+        releaseBytes(bytes);
+      }
+      return { text, ...meta };
+    },
+  );
 }
 
 /** readTextFile's checks (no symlink, no blocking, inside the mount, size first) without decoding. */
@@ -153,7 +209,13 @@ export async function readFileVersion<T>(
     const mode = Number(stat.mode) & 0o7777;
     const known = size > SYNC_DATA_MAX ? lastBig.get([identity, size]) : undefined;
     // Same bytes, proven by their hash: the kept copy is this file's content now.
-    if (known && (await hashFd(fd, size)) === known.sha256) return fresh({ ...known, mode, ...born }, stat);
+    if (known && (await hashFd(fd, size)) === known.sha256) {
+      const meta = { ...metaOf(known), mode, ...born };
+      return fresh(
+        known.text === undefined ? { ...meta, data: known.data } : heldAsText(meta, known.text),
+        stat,
+      );
+    }
     const buffer = await readFdToEnd(fd, size);
     if (buffer.length > options.maxBytes) {
       throw new FsError(
@@ -170,8 +232,12 @@ export async function readFileVersion<T>(
       identity,
       ...born,
     };
-    if (buffer.length > SYNC_DATA_MAX) lastBig.set([identity, buffer.length], file);
-    return fresh(file, stat);
+    justRead.add(file);
+    const out = fresh(file, stat);
+    justRead.delete(file);
+    // After `fresh`, which may have turned `file` into its text (see readTextFile).
+    if (file.bytes > SYNC_DATA_MAX) lastBig.set([identity, file.bytes], file);
+    return out;
   } finally {
     closeFd(fd);
   }

@@ -6,7 +6,7 @@ import type { WriteData } from '../fs/fd-io.js';
 import type { ResolvedPath } from '../sandbox/sandbox.js';
 import { fileTargetOf } from '../sandbox/target.js';
 import { copyFields } from '../text/lazy-string.js';
-import { isAsciiData } from './ascii-data.js';
+import { isAsciiFile } from './ascii-data.js';
 import { type LoadedFile, loadFile, saveFile, withLock } from './file-io.js';
 import {
   boundEntry,
@@ -75,12 +75,14 @@ export async function writerApproval(
  * big file. Anything else is written as the text.
  */
 function piecesToWrite(before: LoadedFile | undefined, newText: string, splice?: TextSplice): WriteData {
-  const data = before?.data;
-  if (!splice || !data || data.length !== before!.text.length) return newText;
+  if (!splice || !before || !isAsciiFile(before)) return newText;
   const { head, middle, tail } = splice;
-  if (head + middle.length + tail !== newText.length || head + tail > data.length || !isAsciiData(data))
-    return newText;
-  return [data.subarray(0, head), middle, data.subarray(data.length - tail)];
+  const { data, text } = before;
+  if (head + middle.length + tail !== newText.length || head + tail > text.length) return newText;
+  // A big ASCII file holds only its text: its ends are written from there (slices, nothing joined).
+  return data
+    ? [data.subarray(0, head), middle, data.subarray(data.length - tail)]
+    : [text.slice(0, head), middle, text.slice(text.length - tail)];
 }
 
 export interface WriteOutcome<P> {
@@ -135,9 +137,7 @@ export async function applyWrite<
       path: resolved.virtualPath,
       beforeSha256: before?.sha256 ?? null,
       afterSha256: saved.sha256,
-      ...(before
-        ? { beforeContent: before.data ?? Buffer.from(before.text, 'utf8'), beforeMode: before.mode }
-        : {}),
+      ...(before ? { beforeContent: before.data ?? before.text, beforeMode: before.mode } : {}),
     });
     ctx.writers.record(resolved.virtualPath, toolName);
     // Anchors given for this file stay bound to their lines through this change.

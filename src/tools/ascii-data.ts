@@ -1,4 +1,5 @@
 import { isAscii } from 'node:buffer';
+import { withLatin1Bytes } from '../text/scratch-bytes.js';
 
 const checked = new WeakMap<Uint8Array, boolean>();
 
@@ -15,4 +16,26 @@ export function isAsciiData(data: Uint8Array): boolean {
     checked.set(data, ascii);
   }
   return ascii;
+}
+
+/**
+ * Whether a loaded file is all ASCII, from what it holds: its bytes, or (a big ASCII
+ * file holds no bytes) its text, which has as many UTF-16 units as the file has bytes
+ * only when every character is ASCII.
+ */
+export function isAsciiFile(file: { text: string; bytes: number; data?: Buffer }): boolean {
+  if (file.bytes !== file.text.length) return false;
+  return file.data ? isAsciiData(file.data) : true;
+}
+
+/**
+ * Runs `use` with an ASCII file's bytes (its own, or its text laid out in scratch bytes
+ * given back when `use` returns: `use` must keep no view of them), or with undefined.
+ */
+export function withAsciiBytes<T>(
+  file: { text: string; bytes: number; data?: Buffer },
+  use: (bytes: Uint8Array | undefined) => T,
+): T {
+  if (!isAsciiFile(file)) return use(undefined);
+  return file.data ? use(file.data) : withLatin1Bytes(file.text, use);
 }

@@ -1,7 +1,8 @@
 import type { ChangeRecord } from '../contract/change-record.js';
 
 interface JournalEntry extends ChangeRecord {
-  beforeContent: Buffer | undefined;
+  /** The content before the change: bytes, or a decoded text (written back as UTF-8, the same bytes). */
+  beforeContent: Buffer | string | undefined;
   beforeMode: number | undefined;
   /** The path was a symbolic link with this text before the change (a deleted link). */
   beforeLink: string | undefined;
@@ -27,15 +28,14 @@ export class ChangeJournal {
     fromPath?: string;
     beforeSha256: string | null;
     afterSha256: string | null;
-    beforeContent?: Buffer;
+    beforeContent?: Buffer | string;
     beforeMode?: number;
     beforeLink?: string;
     afterLink?: string;
   }): ChangeRecord {
+    const size = sizeOf(change.beforeContent);
     const content =
-      change.beforeContent && change.beforeContent.length <= this.budgetBytes
-        ? change.beforeContent
-        : undefined;
+      change.beforeContent !== undefined && size <= this.budgetBytes ? change.beforeContent : undefined;
     const entry: JournalEntry = {
       id: this.nextId++,
       toolName: change.toolName,
@@ -51,7 +51,7 @@ export class ChangeJournal {
       afterLink: change.afterLink,
     };
     this.entries.push(entry);
-    this.keptBytes += content?.length ?? 0;
+    this.keptBytes += content === undefined ? 0 : size;
     this.evict();
     return toRecord(entry);
   }
@@ -79,19 +79,27 @@ export class ChangeJournal {
   /** Drops the most recent entry (after it was undone). */
   pop(): void {
     const e = this.entries.pop();
-    if (e) this.keptBytes -= e.beforeContent?.length ?? 0;
+    if (e) this.keptBytes -= sizeOf(e.beforeContent);
   }
 
   private evict(): void {
     for (const e of this.entries) {
       if (this.keptBytes <= this.budgetBytes) break;
-      if (!e.beforeContent) continue;
-      this.keptBytes -= e.beforeContent.length;
+      if (e.beforeContent === undefined) continue;
+      this.keptBytes -= sizeOf(e.beforeContent);
       e.beforeContent = undefined;
       e.undoable = e.beforeSha256 === null || e.beforeLink !== undefined;
     }
   }
 }
+
+/** Bytes of a kept content (a text counted as UTF-8). */
+const sizeOf = (content: Buffer | string | undefined): number =>
+  content === undefined
+    ? 0
+    : typeof content === 'string'
+      ? Buffer.byteLength(content, 'utf8')
+      : content.length;
 
 function toRecord(e: JournalEntry): ChangeRecord {
   const { beforeContent: _c, beforeMode: _m, beforeLink: _l, afterLink: _a, ...record } = e;

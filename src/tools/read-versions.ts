@@ -82,7 +82,7 @@ export class ReadVersionCache {
       { maxBytes, displayPath: resolved.virtualPath },
       kept,
       (file, stat) => {
-        const text = decodeKnown(file.data, file.sha256, resolved.virtualPath);
+        const text = file.text ?? decodeKnown(file.data, file.sha256, resolved.virtualPath);
         const version = versionOf(text, file.bytes, file.sha256, file.data);
         // The bytes serve this read only: kept, they would double the cache's memory.
         const { modelBytes: _, ...kept } = version;

@@ -37,7 +37,7 @@ export async function undoLastChange(ctx: ToolContext): Promise<UndoOutput> {
         message: `Undid ${last.toolName} on ${last.path} (the symbolic link is back).`,
       };
     }
-    if (last.beforeSha256 !== null && !last.beforeContent) {
+    if (last.beforeSha256 !== null && last.beforeContent === undefined) {
       throw toolError(
         'invalid_argument',
         `Cannot undo ${last.toolName} on ${last.path}: its previous content was not kept (journal byte budget).`,
@@ -83,7 +83,7 @@ async function undoLinkTransfer(ctx: ToolContext, last: LastChange): Promise<Und
         'state_mismatch',
         `Cannot undo ${last.toolName} on ${last.path}: the link has changed since.`,
       );
-    if (last.beforeSha256 !== null && !last.beforeContent)
+    if (last.beforeSha256 !== null && last.beforeContent === undefined)
       throw toolError(
         'invalid_argument',
         `Cannot undo ${last.toolName} on ${last.path}: the file it replaced was not kept (journal byte budget).`,
@@ -94,7 +94,7 @@ async function undoLinkTransfer(ctx: ToolContext, last: LastChange): Promise<Und
         throw toolError('state_mismatch', `Cannot undo the move: ${last.fromPath} exists again.`);
       await moveLink(link, source, false);
     } else await removeLink(link);
-    if (last.beforeContent) {
+    if (last.beforeContent !== undefined) {
       const dest = ctx.sandbox.resolve(last.path, 'write');
       await saveFile(ctx, dest, last.beforeContent, last.beforeMode);
       ctx.state.record(dest.virtualPath, last.beforeSha256!);
