@@ -9,7 +9,7 @@ const checked = new WeakMap<Uint8Array, boolean>();
  * lines in the bytes, then to write its unchanged ends as they are), and each check
  * is a pass over the whole file. The buffers asked about are never written to.
  */
-export function isAsciiData(data: Uint8Array): boolean {
+function isAsciiData(data: Uint8Array): boolean {
   let ascii = checked.get(data);
   if (ascii === undefined) {
     ascii = isAscii(data);
