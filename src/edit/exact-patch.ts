@@ -1,5 +1,4 @@
 import type { StructuredPatch } from 'diff';
-import { withLatin1Bytes, withScratchBytes } from '../text/scratch-bytes.js';
 import type { Placement } from './fix-unified-diff.js';
 import { hash32, trimmedEnd } from './line-hash.js';
 import type { LineTable } from './line-table.js';
@@ -60,7 +59,8 @@ export function addedBlock(block: string, eol: '\n' | '\r\n'): string {
   const cr = eol === '\r\n';
   if (block.length < SMALL) return block.replaceAll('\n+', eol) + (cr ? '\r' : '');
   if (Buffer.byteLength(block, 'utf8') === block.length) {
-    return withLatin1Bytes(block, (bytes) => (cr ? asciiCrlf(bytes) : asciiLf(bytes)));
+    const bytes = Buffer.from(block, 'latin1');
+    return cr ? asciiCrlf(bytes) : asciiLf(bytes);
   }
   const from = Buffer.from(block, 'utf16le');
   const units = new Uint16Array(from.buffer, from.byteOffset, from.length >> 1);
@@ -94,19 +94,18 @@ function asciiLf(bytes: Buffer): string {
 
 /** ASCII block, CRLF file: a CR before each newline and at the end. */
 function asciiCrlf(bytes: Buffer): string {
-  return withScratchBytes(bytes.length * 2 + 1, (out) => {
-    let j = 0;
-    for (let i = 0; i < bytes.length; i++) {
-      const c = bytes[i]!;
-      if (c === 10) {
-        out[j++] = 13;
-        i++;
-      }
-      out[j++] = c;
+  const out = Buffer.allocUnsafe(bytes.length * 2 + 1);
+  let j = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    const c = bytes[i]!;
+    if (c === 10) {
+      out[j++] = 13;
+      i++;
     }
-    out[j++] = 13;
-    return out.toString('latin1', 0, j);
-  });
+    out[j++] = c;
+  }
+  out[j++] = 13;
+  return out.toString('latin1', 0, j);
 }
 
 export interface ExactPlan {

@@ -35,6 +35,8 @@ export interface ReplaceRequest {
   reveal?: boolean;
   /** The text's latin1 bytes when it is all ASCII (a file's own bytes): lines are counted there. */
   bytes?: Uint8Array;
+  /** The text is all ASCII (a file with as many bytes as characters): a big replace_all is laid out as bytes. */
+  ascii?: boolean;
 }
 
 export type ReplaceResult =
@@ -251,7 +253,7 @@ function replaceExact(
   restore: (b: string) => string,
   bom: number,
   { oldText, newText, offsets }: ExactHits,
-  { replaceAll, bytes }: ReplaceRequest,
+  { replaceAll, bytes, ascii }: ReplaceRequest,
 ): ReplaceResult {
   const lines = lineNumbersAt(body, offsets, bytes);
   if (offsets.length > 1 && !replaceAll) return notUnique(offsets.length, lines, 'exact');
@@ -274,8 +276,8 @@ function replaceExact(
     // replaceAll's result is a rope of a few pieces per hit until it is flattened, which
     // leaves them all to the garbage collector (twice the file's size for a million hits).
     out =
-      bytes?.length === body.length && isAscii(newText)
-        ? replacedBytes(bytes, chosen, oldText.length, newText)
+      ascii && isAscii(newText)
+        ? replacedAscii(body, chosen, oldText.length, newText)
         : body.replaceAll(oldText, newText.replaceAll('$', '$$$$'));
     middle = out.slice(chosen[0]!, out.length - (body.length - last));
   }
@@ -526,30 +528,30 @@ const { MAX_STRING_LENGTH } = constants;
 const isAscii = (text: string) => Buffer.byteLength(text, 'utf8') === text.length;
 
 /**
- * ASCII `bytes` with the `length` bytes at each of `offsets` (ascending, apart) replaced
- * by `replacement` (ASCII too), as a string.
+ * ASCII `text` with the `length` characters at each of `offsets` (ascending, apart)
+ * replaced by `replacement` (ASCII too), laid out once as bytes and decoded once. The
+ * slices are written where they are (a slice of a flat string is not copied); the
+ * bytes are scratch, given back once decoded, so they are not resident beside the text.
  */
-function replacedBytes(
-  bytes: Uint8Array,
+function replacedAscii(
+  text: string,
   offsets: readonly number[],
   length: number,
   replacement: string,
 ): string {
-  const source = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
   const add = Buffer.from(replacement, 'latin1');
-  const size = source.length + offsets.length * (add.length - length);
+  const size = text.length + offsets.length * (add.length - length);
   // Refused before the bytes are laid out: V8 would refuse the string only after.
   if (size > MAX_STRING_LENGTH) throw new RangeError('Invalid string length');
-  // The bytes are garbage once decoded: scratch, so they do not stay resident beside the text.
   return withScratchBytes(size, (out) => {
     let at = 0;
     let p = 0;
     for (const o of offsets) {
-      p += source.copy(out, p, at, o);
+      p += out.write(text.slice(at, o), p, 'latin1');
       p += add.copy(out, p);
       at = o + length;
     }
-    p += source.copy(out, p, at);
+    p += out.write(text.slice(at), p, 'latin1');
     return out.toString('latin1', 0, p);
   });
 }

@@ -1,4 +1,3 @@
-import { withLatin1Bytes, withScratchBytes } from '../text/scratch-bytes.js';
 import type { LinesWithEnds } from './anchored-diff.js';
 import type { RunList } from './run-list.js';
 import { countOf } from './text-format.js';
@@ -28,21 +27,18 @@ function prefixLines(text: string, prefix: string): string {
   // several times faster than any string method on a million lines.
   if (text.length < 1 << 16 || Buffer.byteLength(text, 'utf8') !== text.length)
     return text.includes('\n') ? prefix + text.split('\n').join(`\n${prefix}`) : prefix + text;
-  // Both buffers are garbage once the text is made: scratch, released at once.
-  return withLatin1Bytes(text, (from) => {
-    let newlines = 0;
-    for (let i = from.indexOf(10); i !== -1; i = from.indexOf(10, i + 1)) newlines++;
-    return withScratchBytes(from.length + newlines + 1, (to) => {
-      const p = prefix.charCodeAt(0);
-      to[0] = p;
-      for (let i = 0, j = 1; i < from.length; i++) {
-        const c = from[i]!;
-        to[j++] = c;
-        if (c === 10) to[j++] = p;
-      }
-      return to.toString('latin1');
-    });
-  });
+  const from = Buffer.from(text, 'latin1');
+  let newlines = 0;
+  for (let i = from.indexOf(10); i !== -1; i = from.indexOf(10, i + 1)) newlines++;
+  const to = Buffer.allocUnsafe(from.length + newlines + 1);
+  const p = prefix.charCodeAt(0);
+  to[0] = p;
+  for (let i = 0, j = 1; i < from.length; i++) {
+    const c = from[i]!;
+    to[j++] = c;
+    if (c === 10) to[j++] = p;
+  }
+  return to.toString('latin1');
 }
 
 /** What a walk over the hunks makes of them: the diff's text, or only its line count. */

@@ -26,10 +26,11 @@ const readFileAsync = promisify(fs.readFile);
  * stopping at that size or at end of file. Size 0 may mean "unknown" (procfs
  * and the like): then the file is read to its end.
  */
-export async function readFdToEnd(fd: number, size: number): Promise<Buffer> {
+export async function readFdToEnd(fd: number, size: number, releasable = false): Promise<Buffer> {
   if (size === 0) return readFileAsync(fd);
-  // Releasable: a big ASCII file's bytes are dropped once decoded (its text holds the same).
-  const buffer = releasableBytes(size);
+  // Releasable memory for bytes that may be dropped once decoded (a big ASCII file's text
+  // holds the same); not by default: element access on it is slower in optimised code.
+  const buffer = releasable ? releasableBytes(size) : Buffer.allocUnsafeSlow(size);
   let total = 0;
   while (total < size) {
     const want = size - total;

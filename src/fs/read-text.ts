@@ -119,7 +119,7 @@ export async function readTextFile(
   return readFileVersion(
     hostPath,
     realRoot,
-    options,
+    { ...options, releasable: true },
     () => undefined,
     (file) => {
       const text = file.text ?? decodeKnown(file.data, file.sha256, options.displayPath);
@@ -163,7 +163,12 @@ export function readFileBytes(
 export async function readFileVersion<T>(
   hostPath: string,
   realRoot: string,
-  options: { maxBytes: number; displayPath: string },
+  options: {
+    maxBytes: number;
+    displayPath: string;
+    /** The bytes read may be given back once decoded (see readTextFile). */
+    releasable?: boolean;
+  },
   reuse: (stat: BigIntStats) => T | undefined,
   fresh: (file: FileBytes & { identity: string }, stat: BigIntStats) => T,
 ): Promise<T> {
@@ -216,7 +221,7 @@ export async function readFileVersion<T>(
         stat,
       );
     }
-    const buffer = await readFdToEnd(fd, size);
+    const buffer = await readFdToEnd(fd, size, options.releasable === true && size > SYNC_DATA_MAX);
     if (buffer.length > options.maxBytes) {
       throw new FsError(
         'file_too_large',

@@ -55,7 +55,7 @@ function diffBlock(f: ChangeSet['files'][number]): string {
     .join('')
     .replace(/\n$/, '')
     .split('\n')
-    .map((row) => sanitizeLine(row, 4, row.startsWith('+') || row.startsWith('-') ? true : false));
+    .map((row) => sanitizeLine(row, 4, row.startsWith('+') || row.startsWith('-')));
   const block = rows.join('\n');
   const fence = fenceFor(block);
   return `${fence}diff\n${block}\n${fence}`;

@@ -8,7 +8,7 @@ import type { ResolvedPath } from '../sandbox/sandbox.js';
 import { shareField } from '../text/lazy-string.js';
 import { once } from '../text/once.js';
 import { applyWrite, writerApproval } from './apply-write.js';
-import { withAsciiBytes } from './ascii-data.js';
+import { isAsciiFile } from './ascii-data.js';
 import { checkWriteSize, type LoadedFile } from './file-io.js';
 import { countLines, toModelText, withLongLinesCut } from './text-stats.js';
 import { toolError } from './tool-error.js';
@@ -81,18 +81,18 @@ function computeFresh(
   verbatim: boolean,
   reveal: boolean,
 ) {
-  // An ASCII file's bytes are its text's latin1 bytes: lines are counted there, faster.
-  const result = withAsciiBytes(file, (bytes) =>
-    replaceInText(file.text, {
-      oldString: input.old_string,
-      newString: input.new_string,
-      replaceAll: input.replace_all ?? false,
-      // A person's own new_string (their $EDITOR version) is written as they wrote it.
-      verbatim,
-      reveal,
-      ...(bytes ? { bytes } : {}),
-    }),
-  );
+  const ascii = isAsciiFile(file);
+  const result = replaceInText(file.text, {
+    oldString: input.old_string,
+    newString: input.new_string,
+    replaceAll: input.replace_all ?? false,
+    // A person's own new_string (their $EDITOR version) is written as they wrote it.
+    verbatim,
+    reveal,
+    ascii,
+    // An ASCII file's own bytes are its text's latin1 bytes: lines are counted there, faster.
+    ...(ascii && file.data ? { bytes: file.data } : {}),
+  });
   if (!result.ok) {
     throw toolError(result.code, `${virtualPath}: ${result.message}`, {
       ...(result.suggestions ? { suggestions: result.suggestions } : {}),
