@@ -1,6 +1,7 @@
 import { diffArrays } from 'diff';
 import { detectIndentStyle, type IndentStyle } from './indent-style.js';
 import { reindent } from './match-cascade.js';
+import { movedLineFinder } from './moved-lines.js';
 import { leadingWhitespace, lineKey, type MatchLevel } from './normalize-line.js';
 import { typographyPlan } from './typography.js';
 
@@ -77,7 +78,7 @@ type Candidates = (
 
 /**
  * Pairs the old lines [o0, o1) with new lines [n0, n1) that stay unchanged (a
- * longest common subsequence under `same`), into `pairs` (new index → old index).
+ * longest common subsequence under `same`), into `pairs` (new index → old index, -1 for none).
  * Lines with no possible partner on the other side cannot be in it and are left
  * out of the diff first, so replacing a block with unrelated text costs nothing.
  * False when the diff ran out of time.
@@ -89,12 +90,12 @@ function alignSegment(
   n1: number,
   candidates: Candidates,
   same: (i: number, j: number) => boolean,
-  pairs: Map<number, number>,
+  pairs: Int32Array,
 ): boolean {
   // A common head and tail pair up directly: some longest common subsequence always
   // keeps them (whatever `same` is), and the diff below would only find them slower.
-  while (o0 < o1 && n0 < n1 && same(o0, n0)) pairs.set(n0++, o0++);
-  while (o0 < o1 && n0 < n1 && same(o1 - 1, n1 - 1)) pairs.set(--n1, --o1);
+  while (o0 < o1 && n0 < n1 && same(o0, n0)) pairs[n0++] = o0++;
+  while (o0 < o1 && n0 < n1 && same(o1 - 1, n1 - 1)) pairs[--n1] = --o1;
   if (o0 === o1 || n0 === n1) return true;
   const keep = candidates(o0, o1, n0, n1);
   const tokens = (side: Token['side'], from: number, to: number, wanted: (i: number) => boolean) => {
@@ -115,7 +116,7 @@ function alignSegment(
   for (const c of changes) {
     if (c.removed) oi += c.count;
     else if (c.added) nj += c.count;
-    else for (let k = 0; k < c.count; k++) pairs.set(news[nj++]!.i, olds[oi++]!.i);
+    else for (let k = 0; k < c.count; k++) pairs[news[nj++]!.i] = olds[oi++]!.i;
   }
   return true;
 }
@@ -192,30 +193,35 @@ export function rebuildReplacement(
       new: (j: number) => oldExact.has(replacement[j]!) || (oldKeyed.size > 0 && oldKeyed.has(newKey(j))),
     };
   };
-  const pairs = new Map<number, number>();
+  const pairs = new Int32Array(replacement.length).fill(-1);
   // Without an alignment in time, each line that repeats an old one is still found by its text.
   let aligned = true;
   let o = 0;
   let n = 0;
   for (const [fo, fn] of [...fixed, [needle.length, replacement.length] as const]) {
     aligned = alignSegment(o, fo, n, fn, candidates, same, pairs) && aligned;
-    if (fo < needle.length) pairs.set(fn, fo);
+    if (fo < needle.length) pairs[fn] = fo;
     o = fo + 1;
     n = fn + 1;
   }
-  const reindentNeeded = needle.some((l, i) => l.trim() !== '' && indentOf(l) !== indentOf(window[i] ?? ''));
+  // Indentations compared first: they are almost always the same, and trim may copy the line.
+  const reindentNeeded = needle.some((l, i) => indentOf(l) !== indentOf(window[i] ?? '') && l.trim() !== '');
   const adjusted = reindentNeeded ? reindent(replacement, needle, window, fileStyle) : replacement;
-  // Built only when some new line is not paired (most requests pair every kept line).
-  let moved: MovedLines | undefined;
+  // Asked only when some new line is not paired (most requests pair every kept line).
+  let moved: ((line: string, key: string) => number | undefined) | undefined;
   const movedFrom = (line: string, j: number) => {
-    moved ??= new MovedLines(needle, window, slipped, oldKey);
-    return moved.find(line, newKey(j));
+    if (!moved) {
+      let unpaired = 0;
+      for (let k = 0; k < pairs.length; k++) if (pairs[k]! < 0) unpaired++;
+      moved = movedLineFinder(needle, window, slipped, oldKey, unpaired);
+    }
+    return moved(line, newKey(j));
   };
   const freshIdx: number[] = [];
   let unclear = false;
   let everywhere: ReturnType<Candidates> | undefined;
   const out: RebuiltLine[] = replacement.map((line, j) => {
-    const kept = pairs.get(j) ?? movedFrom(line, j);
+    const kept = pairs[j]! >= 0 ? pairs[j]! : movedFrom(line, j);
     if (kept !== undefined) return { text: window[kept]!, from: kept };
     // Unaligned, a line equal to old lines with different file texts cannot be placed.
     if (!aligned) {
@@ -249,39 +255,6 @@ export function rebuildReplacement(
     for (const i of freshIdx) out[i] = { text: plan.fix(out[i]!.text) };
   }
   return { ok: true, lines: out };
-}
-
-/**
- * For each added line: the old line it repeats (a move or a copy), when that names
- * one file text — found through maps, so a long request stays linear.
- */
-class MovedLines {
-  private readonly exact = new Map<string, number>();
-  private readonly normalised = new Map<string, number>();
-  constructor(
-    needle: readonly string[],
-    private readonly window: readonly string[],
-    slipped: readonly boolean[],
-    oldKey: (i: number) => string,
-  ) {
-    needle.forEach((l, i) => {
-      this.add(this.exact, l, i);
-      if (slipped[i]) this.add(this.normalised, oldKey(i), i);
-    });
-  }
-  /** -1 marks a key whose old lines have different file texts: ambiguous, not a move. */
-  private add(map: Map<string, number>, key: string, i: number): void {
-    const seen = map.get(key);
-    if (seen === undefined) map.set(key, i);
-    else if (seen !== -1 && this.window[seen] !== this.window[i]) map.set(key, -1);
-  }
-  find(line: string, key: string): number | undefined {
-    const a = this.exact.get(line);
-    const b = this.normalised.get(key);
-    if (a === -1 || b === -1) return undefined;
-    if (a !== undefined && b !== undefined && this.window[a] !== this.window[b]) return undefined;
-    return a ?? b;
-  }
 }
 
 /** Lines looked at on each side of a match to learn the file's indentation style. */
