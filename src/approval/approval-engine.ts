@@ -20,7 +20,14 @@ import type { AuditEvent } from './audit-events.js';
 import { blockedOutcome } from './blocked-outcome.js';
 import { type CallArguments, captureArguments, requestCopy, withPreview } from './call-arguments.js';
 import { ApprovalAborted } from './errors.js';
-import { type AppliedChain, batchStale, chainKey, changedByBatch, rebasedContext } from './rebase.js';
+import {
+  type AppliedChain,
+  batchStale,
+  chainKey,
+  changedByBatch,
+  lineMovesOf,
+  rebasedContext,
+} from './rebase.js';
 import { userEditedOutcome } from './user-edit.js';
 import { checkRememberedTargets, rememberScopeOf, validateDecision } from './validate-decision.js';
 
@@ -287,5 +294,5 @@ function recordStep(
   const after = outcome.ok ? (outcome.data as { sha256?: unknown } | null)?.sha256 : undefined;
   if (typeof after !== 'string' || typeof before !== 'string' || after === before) return;
   const diff = rebased ? rebased.diff : binding.shownDiff;
-  chain.set(chainKey(binding, after), { before, diff });
+  chain.set(chainKey(binding, after), { before, moves: lineMovesOf(diff) });
 }

@@ -13,10 +13,24 @@ import type { ApprovalBinding } from './approval-binding.js';
  * those lines touched by the calls in between. Anything else stays stale_approval.
  */
 
-/** How an approved call changed a file: the state it started from and its diff (undefined: not known). */
+/**
+ * How an approved call changed a file: the state it started from and where its diff's
+ * lines went (undefined: not known). Only the hunks' positions and line kinds are
+ * kept, not the diff's text: a session's chain would otherwise hold every diff it
+ * approved (a big file's, several times its size).
+ */
 export interface AppliedStep {
   before: string;
-  diff: string | undefined;
+  moves: LineMoves | undefined;
+}
+
+/** A diff's hunks as positions and line kinds (' ', '-', '+', one per body line): enough to follow a line through it. */
+export type LineMoves = ReadonlyArray<Readonly<Omit<Hunk, 'body'> & { kinds: string }>>;
+
+/** Where the lines of `diff` go (see LineMoves). */
+export function lineMovesOf(diff: string | undefined): LineMoves | undefined {
+  if (diff === undefined) return undefined;
+  return parseHunks(diff).map(({ body, ...at }) => ({ ...at, kinds: body.map((l) => l[0]).join('') }));
 }
 
 /**
@@ -46,7 +60,7 @@ interface Hunk {
 
 const HEADER = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/;
 
-export function parseHunks(diff: string): Hunk[] {
+function parseHunks(diff: string): Hunk[] {
   const hunks: Hunk[] = [];
   for (const line of diff.split('\n')) {
     const m = HEADER.exec(line);
@@ -64,7 +78,7 @@ export function parseHunks(diff: string): Hunk[] {
 }
 
 /** Where old line `line` is after the change `hunks`; undefined if the change removed or replaced it. */
-export function mapLine(line: number, hunks: readonly Hunk[]): number | undefined {
+export function mapLine(line: number, hunks: LineMoves): number | undefined {
   let delta = 0;
   for (const h of hunks) {
     if (h.oldLines === 0) {
@@ -80,9 +94,9 @@ export function mapLine(line: number, hunks: readonly Hunk[]): number | undefine
     }
     let o = h.oldStart;
     let n = h.newStart;
-    for (const l of h.body) {
-      if (l[0] === '+') n++;
-      else if (l[0] === '-') {
+    for (const kind of h.kinds) {
+      if (kind === '+') n++;
+      else if (kind === '-') {
         if (o === line) return undefined;
         o++;
       } else {
@@ -97,14 +111,14 @@ export function mapLine(line: number, hunks: readonly Hunk[]): number | undefine
 }
 
 /** The approved steps from `from` to `to`, oldest first; undefined unless `to` was reached through them only. */
-function stepsBetween(chain: AppliedChain, file: string, from: string, to: string): Hunk[][] | undefined {
-  const steps: Hunk[][] = [];
+function stepsBetween(chain: AppliedChain, file: string, from: string, to: string): LineMoves[] | undefined {
+  const steps: LineMoves[] = [];
   let state = to;
   for (let n = 0; n < 1000; n++) {
     if (state === from) return steps.reverse();
     const step = chain.get(`${file}\0${state}`);
-    if (!step || step.diff === undefined) return undefined;
-    steps.push(parseHunks(step.diff));
+    if (!step || step.moves === undefined) return undefined;
+    steps.push(step.moves);
     state = step.before;
   }
   return undefined;
@@ -184,7 +198,7 @@ export function rebasedContext(
 }
 
 /** Same body, and every old line of the shown hunk carried, untouched, to the new hunk's lines. */
-function sameHunkAt(shown: Hunk, again: Hunk, steps: Hunk[][]): boolean {
+function sameHunkAt(shown: Hunk, again: Hunk, steps: readonly LineMoves[]): boolean {
   if (shown.oldLines === 0 || shown.body.join('\n') !== again.body.join('\n')) return false;
   for (let k = 0; k < shown.oldLines; k++) {
     let line: number | undefined = shown.oldStart + k;
