@@ -1,7 +1,7 @@
 import type { LineSource } from './line-hash.js';
 import { LineTable } from './line-table.js';
 import type { BlockLocation, BlockMatch } from './match-cascade.js';
-import { lineKey, MATCH_LEVELS, type MatchLevel } from './normalize-line.js';
+import { hasKeyAt, lineKey, MATCH_LEVELS, type MatchLevel } from './normalize-line.js';
 import { lineStartAt } from './text-format.js';
 
 /**
@@ -147,7 +147,7 @@ function blockEnd(
     if (at >= text.length) return undefined; // a text ending with a newline has no line after it
     const nl = text.indexOf('\n', at);
     const contentEnd = nl === -1 ? text.length : nl > at && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
-    if (lineKey(text.slice(at, contentEnd), level) !== keys[j]) return undefined;
+    if (!hasKeyAt(text, at, contentEnd, keys[j]!, level)) return undefined;
     at = nl === -1 ? text.length : nl + 1;
   }
   return at;

@@ -43,6 +43,36 @@ export function lineKey(line: string, level: MatchLevel): string {
   }
 }
 
+/**
+ * Whether lineKey(text.slice(from, to), level) === key, found without slicing the line
+ * at the levels that only strip its end: the line is the key followed by whitespace
+ * (the run lineKey strips). Block searches check a line per request line this way.
+ */
+export function hasKeyAt(text: string, from: number, to: number, key: string, level: MatchLevel): boolean {
+  if (level === 'exact') return to - from === key.length && text.startsWith(key, from);
+  if (level !== 'trailing_whitespace') return lineKey(text.slice(from, to), level) === key;
+  if (to - from < key.length || !text.startsWith(key, from)) return false;
+  if (key.length > 0 && isSpace(key.charCodeAt(key.length - 1))) return false;
+  for (let i = from + key.length; i < to; i++) if (!isSpace(text.charCodeAt(i))) return false;
+  return true;
+}
+
+/** One character of SPACE (below): whitespace as trim takes it, but U+FEFF. */
+function isSpace(c: number): boolean {
+  if (c <= 0x20) return c === 0x20 || (c >= 9 && c <= 13);
+  if (c < 0xa0) return false;
+  return (
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000
+  );
+}
+
 const ZWNBSP = '\uFEFF';
 /** What trim and \s take for whitespace, but U+FEFF. */
 const SPACE = '[\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]';
