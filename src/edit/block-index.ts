@@ -120,7 +120,7 @@ function spansViaText(text: string, keys: readonly string[], level: MatchLevel):
     const end = blockEnd(text, hitLine, keys, level, at);
     if (end !== undefined) {
       let start = hitLine;
-      for (let j = 0; j < at && start !== -1; j++) start = start === 0 ? -1 : lineStartAt(text, start - 1);
+      for (let j = 0; j < at && start !== -1; j++) start = start === 0 ? -1 : startBefore(text, start - 1);
       if (start !== -1 && blockEnd(text, start, keys, level, 0, at) !== undefined)
         matches.push({ start, end });
     }
@@ -145,12 +145,32 @@ function blockEnd(
   let at = s;
   for (let j = from; j < to; j++) {
     if (at >= text.length) return undefined; // a text ending with a newline has no line after it
-    const nl = text.indexOf('\n', at);
+    const nl = newlineFrom(text, at);
     const contentEnd = nl === -1 ? text.length : nl > at && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
     if (!hasKeyAt(text, at, contentEnd, keys[j]!, level)) return undefined;
     at = nl === -1 ? text.length : nl + 1;
   }
   return at;
+}
+
+/**
+ * A request of a thousand short lines walks a thousand lines: looked at a character at
+ * a time first (a native search per line costs more than a short line), then searched.
+ */
+const LOOKED_AT = 32;
+
+/** The first newline at or after `at`, or -1. */
+function newlineFrom(text: string, at: number): number {
+  const end = Math.min(text.length, at + LOOKED_AT);
+  for (let i = at; i < end; i++) if (text.charCodeAt(i) === 10) return i;
+  return end === text.length ? -1 : text.indexOf('\n', end);
+}
+
+/** Where the line holding offset `p` starts (as lineStartAt). */
+function startBefore(text: string, p: number): number {
+  const end = Math.max(0, p - LOOKED_AT);
+  for (let i = p - 1; i >= end; i--) if (text.charCodeAt(i) === 10) return i + 1;
+  return end === 0 ? 0 : lineStartAt(text, end);
 }
 
 /** Runs tried, longest first, when looking for a rare one. */

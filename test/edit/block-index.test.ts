@@ -24,7 +24,20 @@ function reference(
 }
 
 // Few distinct lines (so blocks repeat and overlap), with the slips each level forgives.
-const base = fc.constantFrom('}', '', '  }', 'value = compute(1);', "say('hi');", 'value = compute(2);', 'x');
+// Lines around and past the 32 characters looked at one by one (searched natively past them).
+const base = fc.constantFrom(
+  '}',
+  '',
+  '  }',
+  'value = compute(1);',
+  "say('hi');",
+  'value = compute(2);',
+  'x',
+  'const total = computeSomething(first, second, "third argument");',
+  'a'.repeat(31),
+  'b'.repeat(32),
+  'c'.repeat(33),
+);
 const slipped = fc
   .tuple(base, fc.constantFrom('', ' ', '\t'), fc.constantFrom('', '  ', '\t'), fc.boolean())
   .map(([b, lead, trail, curl]) => lead + (curl ? b.replace(/'/g, '\u2019') : b) + trail);
@@ -83,6 +96,30 @@ describe('locateIndexed', () => {
       matches: [{ start: table.offset(19), end: table.offset(21) }],
     });
     expect(locateSpans(table.text, ['}', '}'], MATCH_LEVELS)).toBeUndefined();
+  });
+
+  it('walks lines of every length around the 32 characters looked at one by one, both ways', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 70 }), { minLength: 1, maxLength: 12 }),
+        fc.nat(20),
+        fc.constantFrom('\n', '\r\n'),
+        (lengths, pad, eol) => {
+          // The request's rare line comes in its middle: its lines before and after are walked from it.
+          const block = lengths.map((n, i) => 'y'.repeat(n) + (i % 2 ? ' ' : ''));
+          const mid = Math.floor(block.length / 2);
+          block[mid] = 'rare();';
+          const lines = [...Array.from({ length: pad }, (_, i) => 'z'.repeat(i * 4)), ...block, 'end'];
+          const table = new LineTable(lines.join(eol) + eol);
+          const needle = block.map((l) => l.trimEnd());
+          const want = reference(lines, needle, MATCH_LEVELS, 0);
+          expect(want).toBeDefined();
+          expectSpans(table, needle, want);
+          expect(locateSpans(table.text, needle, MATCH_LEVELS)).not.toBeUndefined();
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 
   it('also when the needle is planted in a file of repeated lines (the text search and the id scan agree)', () => {
