@@ -38,6 +38,25 @@ export class StateTracker {
     return state;
   }
 
+  /** The counter now: a read takes it before it loads, to tell whether a change was recorded meanwhile. */
+  now(): number {
+    return this.counter;
+  }
+
+  /**
+   * A read's state, loaded after `since` (the counter when it began). Reads take no
+   * lock: one that opened the file before a parallel write's rename ends after the
+   * write was recorded. When a different state of the file was recorded meanwhile, the
+   * read showed an older one: it is numbered as of its start (below the write's
+   * version, so a higher version stays newer) and does not become the latest.
+   */
+  recordRead(virtualPath: string, sha256: string, since: number): VersionedState {
+    const latest = this.latest.get(virtualPath);
+    if (latest && latest.version > since && latest.sha256 !== sha256)
+      return { path: virtualPath, version: since, sha256 };
+    return this.record(virtualPath, sha256);
+  }
+
   last(virtualPath: string): VersionedState | undefined {
     return this.latest.get(virtualPath);
   }

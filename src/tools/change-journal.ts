@@ -76,10 +76,15 @@ export class ChangeJournal {
       : undefined;
   }
 
-  /** Drops the most recent entry (after it was undone). */
-  pop(): void {
-    const e = this.entries.pop();
-    if (e) this.keptBytes -= sizeOf(e.beforeContent);
+  /**
+   * Drops the entry `id` (after it was undone). By id, not the last: a change made
+   * while an undo ran is journalled after it and must stay undoable.
+   */
+  remove(id: number): void {
+    const at = this.entries.findIndex((e) => e.id === id);
+    if (at === -1) return;
+    const [e] = this.entries.splice(at, 1);
+    this.keptBytes -= sizeOf(e!.beforeContent);
   }
 
   private evict(): void {

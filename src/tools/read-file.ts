@@ -92,6 +92,7 @@ export const readFile: SandboxTool<ReadFileInput, ReadFileOutput> = {
     const resolved = resolveApproved(ctx, 'path', input.path, 'read');
     // An approved read reads the file the person approved, not whatever the name leads to by now.
     checkApprovedTarget(ctx, 'path', resolved);
+    const since = ctx.state.now();
     const file = await loadingApproved(ctx, 'path', resolved, () => loadVersion(ctx, resolved));
     if (!file) throw toolError('not_found', `${resolved.virtualPath} does not exist.`);
     // The content the person approved reading (its SHA-256 was shown), not what it became since.
@@ -118,7 +119,7 @@ export const readFile: SandboxTool<ReadFileInput, ReadFileOutput> = {
     const endLine = start + page.lines - 1;
     const truncated = endLine < total || page.cut;
     const content = page.lines === 0 ? '' : input.hashes ? hashedContent(ctx, file, page, start) : page.text;
-    const state = ctx.state.record(resolved.virtualPath, file.sha256);
+    const state = ctx.state.recordRead(resolved.virtualPath, file.sha256, since);
     if (input.hashes) rememberRead(ctx, resolved.hostPath, raw, content, start === 1 && !truncated);
     return {
       path: resolved.virtualPath,

@@ -102,13 +102,14 @@ export const readManyFiles: SandboxTool<ReadManyFilesInput, ReadManyFilesOutput>
     for (const p of input.paths) {
       try {
         const resolved = ctx.sandbox.resolve(p, 'read');
+        const since = ctx.state.now();
         const file = await loadFile(ctx, resolved);
         if (!file) throw toolError('not_found', `${resolved.virtualPath} does not exist.`);
         const text = toModelText(file.text);
         const total = countLines(text);
         const content = text.length <= budget ? text : cutAtLine(text, budget);
         budget -= content.length;
-        const state = ctx.state.record(resolved.virtualPath, file.sha256);
+        const state = ctx.state.recordRead(resolved.virtualPath, file.sha256, since);
         files.push({
           path: resolved.virtualPath,
           version: state.version,

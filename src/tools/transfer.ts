@@ -79,6 +79,18 @@ async function endpoints(ctx: ToolContext, kind: 'move' | 'copy', input: Transfe
       `${to.virtualPath} already exists; pass overwrite: true to replace it.`,
     );
   }
+  // rename(2) between two names of one file does nothing and reports success.
+  if (
+    kind === 'move' &&
+    !link &&
+    existing?.identity !== undefined &&
+    'identity' in source &&
+    source.identity === existing.identity
+  )
+    throw toolError(
+      'invalid_argument',
+      `${from.virtualPath} and ${to.virtualPath} are two names of one file (hard links): moving one onto the other would change nothing. Nothing was moved; to keep one name, delete the other with delete_file.`,
+    );
   return { from, to, source, existing, ...(link ? { link } : {}) };
 }
 

@@ -19,7 +19,15 @@ export async function undoLastChange(ctx: ToolContext): Promise<UndoOutput> {
   if (!last) throw toolError('invalid_argument', 'There is nothing to undo.');
   if (last.afterLink !== undefined) return undoLinkTransfer(ctx, last);
   const target = ctx.sandbox.resolve(last.path, 'write');
-  return withLock(target, async () => {
+  // A move is put back under both names' locks (in a fixed order, as transfers take them):
+  // the source name must stay free until the content is back there.
+  const from = last.fromPath === undefined ? undefined : ctx.sandbox.resolve(last.fromPath, 'write');
+  const locked = <T>(fn: () => Promise<T>) => {
+    if (!from) return withLock(target, fn);
+    const [a, b] = [target.hostPath, from.hostPath].sort();
+    return withFileLock(a!, () => withFileLock(b!, fn));
+  };
+  return locked(async () => {
     const resolved = ctx.sandbox.resolve(last.path, 'write');
     const current = await loadBytes(ctx, resolved);
     if ((current?.sha256 ?? null) !== last.afterSha256) {
@@ -31,7 +39,7 @@ export async function undoLastChange(ctx: ToolContext): Promise<UndoOutput> {
     if (last.beforeLink !== undefined) {
       // A deleted symbolic link: put the link back (its target was never touched).
       await createLink(last.beforeLink, resolved, false);
-      ctx.journal.pop();
+      ctx.journal.remove(last.id);
       return {
         undone: { id: last.id, toolName: last.toolName, path: last.path },
         message: `Undid ${last.toolName} on ${last.path} (the symbolic link is back).`,
@@ -49,7 +57,12 @@ export async function undoLastChange(ctx: ToolContext): Promise<UndoOutput> {
       if (source.kind !== 'missing') {
         throw toolError('state_mismatch', `Cannot undo the move: ${last.fromPath} exists again.`);
       }
-      await saveFile(ctx, source, current!.data, current!.mode);
+      // Created only where the name is still free (checked again right before the rename).
+      await saveFile(ctx, source, current!.data, current!.mode, {
+        parent: undefined,
+        entry: null,
+        path: last.fromPath,
+      });
       ctx.state.record(source.virtualPath, current!.sha256);
     }
     if (last.beforeSha256 === null) {
@@ -58,7 +71,7 @@ export async function undoLastChange(ctx: ToolContext): Promise<UndoOutput> {
       await saveFile(ctx, resolved, last.beforeContent!, last.beforeMode);
       ctx.state.record(resolved.virtualPath, last.beforeSha256);
     }
-    ctx.journal.pop();
+    ctx.journal.remove(last.id);
     return {
       undone: {
         id: last.id,
@@ -99,7 +112,7 @@ async function undoLinkTransfer(ctx: ToolContext, last: LastChange): Promise<Und
       await saveFile(ctx, dest, last.beforeContent, last.beforeMode);
       ctx.state.record(dest.virtualPath, last.beforeSha256!);
     }
-    ctx.journal.pop();
+    ctx.journal.remove(last.id);
     const { id, toolName, path, fromPath } = last;
     return {
       undone: { id, toolName, path, ...(fromPath ? { fromPath } : {}) },
