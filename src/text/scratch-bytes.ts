@@ -38,11 +38,3 @@ export function withScratchBytes<T>(size: number, use: (bytes: Buffer) => T): T 
     releaseBytes(bytes);
   }
 }
-
-/** Runs `use` on `text` encoded as `latin1` (one byte per UTF-16 unit) in scratch bytes (see withScratchBytes). */
-export function withLatin1Bytes<T>(text: string, use: (bytes: Buffer) => T): T {
-  return withScratchBytes(text.length, (bytes) => {
-    bytes.write(text, 0, text.length, 'latin1');
-    return use(bytes);
-  });
-}

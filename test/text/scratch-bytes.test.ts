@@ -1,10 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  releasableBytes,
-  releaseBytes,
-  withLatin1Bytes,
-  withScratchBytes,
-} from '../../src/text/scratch-bytes.js';
+import { releasableBytes, releaseBytes, withScratchBytes } from '../../src/text/scratch-bytes.js';
 
 describe('scratch bytes', () => {
   it('give their memory back when used: views are empty afterwards, what was made from them stays', () => {
@@ -28,16 +23,6 @@ describe('scratch bytes', () => {
       }),
     ).toThrow('boom');
     expect(view!.length).toBe(0);
-  });
-
-  it('lay out a text as latin1 bytes (one per code unit)', () => {
-    const text = `${'ab\n'.repeat(500_000)}z`;
-    expect(withLatin1Bytes(text, (b) => [b.length, b[0], b[2], b.at(-1)])).toEqual([
-      text.length,
-      0x61,
-      10,
-      0x7a,
-    ]);
   });
 
   it('small ones are ordinary buffers; releasing one does nothing', () => {
