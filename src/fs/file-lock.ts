@@ -26,3 +26,14 @@ export async function withFileLock<T>(key: string, fn: () => Promise<T>): Promis
     if (tails.get(key) === tail) tails.delete(key);
   }
 }
+
+/**
+ * withFileLock over several keys at once, taken in one fixed order (sorted, each key
+ * once), so two callers locking the same pair cannot deadlock.
+ */
+export function withFileLocks<T>(keys: readonly string[], fn: () => Promise<T>): Promise<T> {
+  const ordered = [...new Set(keys)].sort();
+  const run = (i: number): Promise<T> =>
+    i === ordered.length ? fn() : withFileLock(ordered[i]!, () => run(i + 1));
+  return run(0);
+}

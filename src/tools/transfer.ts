@@ -2,7 +2,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { ApprovalResult } from '../contract/approval-types.js';
 import type { CopyPayload, MovePayload } from '../contract/payloads.js';
-import { withFileLock } from '../fs/file-lock.js';
+import { withFileLocks } from '../fs/file-lock.js';
 import type { FileBytes } from '../fs/read-text.js';
 import type { ResolvedPath } from '../sandbox/sandbox.js';
 import { linkTarget, OUTSIDE_THE_SANDBOX, type ResolvedLink, resolveLink } from '../sandbox/symlink.js';
@@ -171,33 +171,30 @@ export async function runTransfer(
   act: (e: Endpoints) => Promise<void>,
 ): Promise<TransferOutput> {
   const first = await endpoints(ctx, kind, input);
-  const [a, b] = [first.from.hostPath, first.to.hostPath].sort();
-  return withFileLock(a!, () =>
-    withFileLock(b!, async () => {
-      // endpoints() checks the approved source and destination first, under both locks here.
-      const e = await endpoints(ctx, kind, input);
-      if (!e.link) checkReadIdentity(ctx, 'path', e.from.virtualPath, e.source);
-      checkReadIdentity(ctx, 'destination', e.to.virtualPath, e.existing);
-      checkApprovedState(ctx, e.from.virtualPath, ctx.approvedBaseSha256, e.source);
-      checkApprovedState(ctx, e.to.virtualPath, ctx.approvedDestinationSha256, e.existing);
-      await act(e);
-      ctx.journal.record({
-        toolName: `${kind}_file`,
-        path: e.to.virtualPath,
-        ...(kind === 'move' ? { fromPath: e.from.virtualPath } : {}),
-        beforeSha256: e.existing?.sha256 ?? null,
-        afterSha256: e.source.sha256,
-        ...(e.existing ? { beforeContent: e.existing.data, beforeMode: e.existing.mode } : {}),
-        ...(e.link ? { afterLink: e.link.linkText } : {}),
-      });
-      ctx.state.record(e.to.virtualPath, e.source.sha256);
-      return {
-        source: e.from.virtualPath,
-        destination: e.to.virtualPath,
-        bytes: e.source.bytes,
-        overwritten: e.existing !== undefined,
-        ...(e.link ? { symlink: true as const } : {}),
-      };
-    }),
-  );
+  return withFileLocks([first.from.hostPath, first.to.hostPath], async () => {
+    // endpoints() checks the approved source and destination first, under both locks here.
+    const e = await endpoints(ctx, kind, input);
+    if (!e.link) checkReadIdentity(ctx, 'path', e.from.virtualPath, e.source);
+    checkReadIdentity(ctx, 'destination', e.to.virtualPath, e.existing);
+    checkApprovedState(ctx, e.from.virtualPath, ctx.approvedBaseSha256, e.source);
+    checkApprovedState(ctx, e.to.virtualPath, ctx.approvedDestinationSha256, e.existing);
+    await act(e);
+    ctx.journal.record({
+      toolName: `${kind}_file`,
+      path: e.to.virtualPath,
+      ...(kind === 'move' ? { fromPath: e.from.virtualPath } : {}),
+      beforeSha256: e.existing?.sha256 ?? null,
+      afterSha256: e.source.sha256,
+      ...(e.existing ? { beforeContent: e.existing.data, beforeMode: e.existing.mode } : {}),
+      ...(e.link ? { afterLink: e.link.linkText } : {}),
+    });
+    ctx.state.record(e.to.virtualPath, e.source.sha256);
+    return {
+      source: e.from.virtualPath,
+      destination: e.to.virtualPath,
+      bytes: e.source.bytes,
+      overwritten: e.existing !== undefined,
+      ...(e.link ? { symlink: true as const } : {}),
+    };
+  });
 }

@@ -1,6 +1,6 @@
-import { withFileLock } from '../fs/file-lock.js';
+import { withFileLock, withFileLocks } from '../fs/file-lock.js';
 import { resolveLink } from '../sandbox/symlink.js';
-import { loadBytes, removeFile, saveFile, withLock } from './file-io.js';
+import { loadBytes, removeFile, saveFile } from './file-io.js';
 import { createLink, moveLink, removeLink } from './link-io.js';
 import { toolError } from './tool-error.js';
 import type { ToolContext } from './types.js';
@@ -22,12 +22,7 @@ export async function undoLastChange(ctx: ToolContext): Promise<UndoOutput> {
   // A move is put back under both names' locks (in a fixed order, as transfers take them):
   // the source name must stay free until the content is back there.
   const from = last.fromPath === undefined ? undefined : ctx.sandbox.resolve(last.fromPath, 'write');
-  const locked = <T>(fn: () => Promise<T>) => {
-    if (!from) return withLock(target, fn);
-    const [a, b] = [target.hostPath, from.hostPath].sort();
-    return withFileLock(a!, () => withFileLock(b!, fn));
-  };
-  return locked(async () => {
+  return withFileLocks(from ? [target.hostPath, from.hostPath] : [target.hostPath], async () => {
     const resolved = ctx.sandbox.resolve(last.path, 'write');
     const current = await loadBytes(ctx, resolved);
     if ((current?.sha256 ?? null) !== last.afterSha256) {
