@@ -96,7 +96,7 @@ function trimmedBytesEnd(bytes: Uint8Array, from: number, to: number): number {
 }
 
 /** Whether String#trimEnd removes this code unit (ECMAScript WhiteSpace and LineTerminator). */
-function isTrimmed(c: number): boolean {
+export function isTrimmed(c: number): boolean {
   if (c < 0xa0) return c === 32 || (c >= 9 && c <= 13);
   return (
     c === 0xa0 ||

@@ -1,3 +1,4 @@
+import { isTrimmed } from './line-hash.js';
 import { TYPO_CLASSES } from './typography.js';
 
 /** The levels of the matching cascade, from strictest to most lenient. */
@@ -58,20 +59,7 @@ export function hasKeyAt(text: string, from: number, to: number, key: string, le
 }
 
 /** One character of SPACE (below): whitespace as trim takes it, but U+FEFF. */
-function isSpace(c: number): boolean {
-  if (c <= 0x20) return c === 0x20 || (c >= 9 && c <= 13);
-  if (c < 0xa0) return false;
-  return (
-    c === 0xa0 ||
-    c === 0x1680 ||
-    (c >= 0x2000 && c <= 0x200a) ||
-    c === 0x2028 ||
-    c === 0x2029 ||
-    c === 0x202f ||
-    c === 0x205f ||
-    c === 0x3000
-  );
-}
+const isSpace = (c: number): boolean => c !== 0xfeff && isTrimmed(c);
 
 const ZWNBSP = '\uFEFF';
 /** What trim and \s take for whitespace, but U+FEFF. */
