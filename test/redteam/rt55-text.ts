@@ -1,5 +1,6 @@
 // rt55: text generators (no vitest: child scripts import this too).
 import { createHash } from 'node:crypto';
+import { seededRandom } from '../helpers/seeded-rng.js';
 
 export const MiB = 1 << 20;
 
@@ -8,17 +9,8 @@ export const sha = (s: string | Buffer): string =>
     .update(typeof s === 'string' ? Buffer.from(s, 'utf8') : s)
     .digest('hex');
 
-/** Deterministic pseudo-random generator (mulberry32). */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Deterministic pseudo-random generator (the project's seeded one). */
+export const rng = seededRandom;
 
 export interface Shape {
   /** 'ascii' | 'latin' (é etc.) | 'astral' (emoji) */
