@@ -101,9 +101,21 @@ function bind(name: string): Promise<net.Server | false> {
   });
 }
 
-async function withSocketLock<T>(dir: string, key: string, fn: () => Promise<T>): Promise<T> {
+const socketNames = new Map<string, string>();
+
+/** The abstract socket name of a key: a hash of the salt and the key, kept (a file is locked at every edit). */
+async function socketNameOf(dir: string, key: string): Promise<string> {
+  const known = socketNames.get(key);
+  if (known !== undefined) return known;
   const salt = await saltOf(dir);
   const name = `\0sandbox-approval-${createHash('sha256').update(salt).update(key).digest('hex')}`;
+  if (socketNames.size >= 10_000) socketNames.clear();
+  socketNames.set(key, name);
+  return name;
+}
+
+async function withSocketLock<T>(dir: string, key: string, fn: () => Promise<T>): Promise<T> {
+  const name = await socketNameOf(dir, key);
   // Poll with capped backoff: the kernel frees the name the moment its holder lets go or dies.
   let server = await bind(name);
   for (let wait = 1; !server; wait = Math.min(wait * 2, 25)) {

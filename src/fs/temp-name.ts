@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 
 /**
  * Atomic writes go through a temp file named `.<name>.sandbox-approval-<pid>-<hex>.tmp`
@@ -11,7 +11,9 @@ const TEMP_MARKER = '.sandbox-approval-';
 const TEMP_NAME = /^\..*\.sandbox-approval-(?:(\d{1,10})-)?[0-9a-f]{12}\.tmp$/s;
 
 export function tempFileName(target: string): string {
-  return `.${target.slice(0, 100)}${TEMP_MARKER}${process.pid}-${randomBytes(6).toString('hex')}.tmp`;
+  // A v4 UUID's last 12 hex digits are random; randomUUID draws from a batch of entropy
+  // (randomBytes asks OpenSSL every call, the costlier step of a small write's naming).
+  return `.${target.slice(0, 100)}${TEMP_MARKER}${process.pid}-${randomUUID().slice(-12)}.tmp`;
 }
 
 /** True for names of our atomic-write temp files (and nothing a user is likely to name a file). */

@@ -18,6 +18,15 @@ export function exposedTool(tool: AnyTool): AnyTool {
   return { ...tool, inputSchema: widened.loose() };
 }
 
+// A schema's keys, listed once: every call checks its arguments against them.
+const knownKeys = new WeakMap<z.ZodObject, ReadonlySet<string>>();
+
+function knownKeysOf(schema: z.ZodObject): ReadonlySet<string> {
+  let keys = knownKeys.get(schema);
+  if (!keys) knownKeys.set(schema, (keys = new Set(Object.keys(schema.shape))));
+  return keys;
+}
+
 export interface ParsedArguments {
   input: unknown;
   dryRun: boolean;
@@ -28,7 +37,7 @@ export function parseToolArguments(tool: AnyTool, args: unknown): ParsedArgument
   const schema = tool.inputSchema;
   const value = args ?? {};
   if (schema instanceof z.ZodObject && value !== null && typeof value === 'object' && !Array.isArray(value)) {
-    const known = new Set(Object.keys(schema.shape));
+    const known = knownKeysOf(schema);
     const unknown = Object.keys(value).filter((k) => !known.has(k));
     if (unknown.length > 0) {
       const list = unknown.map((k) => JSON.stringify(k)).join(', ');
