@@ -22,8 +22,10 @@ export function exposedTool(tool: AnyTool): AnyTool {
 const knownKeys = new WeakMap<z.ZodObject, ReadonlySet<string>>();
 
 function knownKeysOf(schema: z.ZodObject): ReadonlySet<string> {
-  let keys = knownKeys.get(schema);
-  if (!keys) knownKeys.set(schema, (keys = new Set(Object.keys(schema.shape))));
+  const known = knownKeys.get(schema);
+  if (known) return known;
+  const keys = new Set(Object.keys(schema.shape));
+  knownKeys.set(schema, keys);
   return keys;
 }
 
