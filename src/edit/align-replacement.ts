@@ -4,6 +4,7 @@ import { reindent } from './match-cascade.js';
 import { movedLineFinder } from './moved-lines.js';
 import { leadingWhitespace, lineKey, type MatchLevel } from './normalize-line.js';
 import { typographyPlan } from './typography.js';
+import { carryFileCharacters } from './typography-carry.js';
 
 /** One line of a rebuilt replacement: `from` is the matched file line it keeps, byte for byte. */
 export interface RebuiltLine {
@@ -24,19 +25,31 @@ export function rebuiltTerminators(
   eol: string,
   tail: string,
 ): string[] {
-  const out: string[] = [];
+  const places = placesTaken(lines, terms.length);
+  return lines.map((l, i) => {
+    const from = l.from ?? places[i];
+    const term = from === undefined ? undefined : terms[from];
+    return i === lines.length - 1 && tail === '' ? '' : term === undefined || term === '' ? eol : term;
+  });
+}
+
+/**
+ * For each new line that is not a kept one, the old line whose place it takes: the
+ * n-th new line between two kept lines for the n-th old line between them (in order;
+ * undefined past them). A kept line's entry is undefined (its `from` says it).
+ */
+export function placesTaken(lines: readonly RebuiltLine[], oldCount: number): Array<number | undefined> {
+  const out: Array<number | undefined> = [];
   let nextOld = 0; // the old line after the last kept one, in order
-  let gapEnd = nextKept(lines, 0, terms.length); // the next kept old line (or the block's end)
+  let gapEnd = nextKept(lines, 0, oldCount); // the next kept old line (or the block's end)
   lines.forEach((l, i) => {
-    let term: string | undefined;
-    if (l.from !== undefined && l.from >= nextOld) {
-      term = terms[l.from];
-      nextOld = l.from + 1;
-      gapEnd = nextKept(lines, i + 1, terms.length, nextOld);
-    } else if (l.from !== undefined)
-      term = terms[l.from]; // moved or copied: its own ending
-    else if (nextOld < gapEnd) term = terms[nextOld++];
-    out.push(i === lines.length - 1 && tail === '' ? '' : term === undefined || term === '' ? eol : term);
+    if (l.from !== undefined) {
+      if (l.from >= nextOld) {
+        nextOld = l.from + 1;
+        gapEnd = nextKept(lines, i + 1, oldCount, nextOld);
+      }
+      out.push(undefined); // kept, or moved or copied (its own line)
+    } else out.push(nextOld < gapEnd ? nextOld++ : undefined);
   });
   return out;
 }
@@ -252,7 +265,16 @@ export function rebuildReplacement(
         message: `old_string matched only with typographic ${plan.className} folded to ASCII, but the matched lines of the file use both forms, so it is unclear which form your new lines mean. Nothing was changed: copy old_string and new_string with the file's exact characters.`,
       };
     }
-    for (const i of freshIdx) out[i] = { text: plan.fix(out[i]!.text) };
+    // A changed line keeps the file's characters where the model left it as it was.
+    const places = placesTaken(out, needle.length);
+    for (const i of freshIdx) {
+      const at = places[i];
+      const carried =
+        at === undefined || needle[at] === window[at]
+          ? undefined
+          : carryFileCharacters(needle[at]!, window[at]!, replacement[i]!, indentOf(adjusted[i]!), plan.fix);
+      out[i] = { text: carried ?? plan.fix(out[i]!.text) };
+    }
   }
   return { ok: true, lines: out };
 }

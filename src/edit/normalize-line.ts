@@ -59,7 +59,7 @@ export function hasKeyAt(text: string, from: number, to: number, key: string, le
 }
 
 /** One character of SPACE (below): whitespace as trim takes it, but U+FEFF. */
-const isSpace = (c: number): boolean => c !== 0xfeff && isTrimmed(c);
+export const isSpace = (c: number): boolean => c !== 0xfeff && isTrimmed(c);
 
 const ZWNBSP = '\uFEFF';
 /** What trim and \s take for whitespace, but U+FEFF. */

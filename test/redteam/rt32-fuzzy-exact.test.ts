@@ -128,15 +128,12 @@ describe('rt32 edit_file fuzzy', () => {
     }
   });
 
-  // DESIGN GAP (arguable break of "apply what the model meant"): at the unicode level, a line the
-  // model changes takes the model's ASCII text whole, so the file's own typographic characters in the
-  // part of that line the model did NOT mean to change are straightened silently (shown in the
-  // diff, but the model is told only match_level: unicode).
+  // Was a design gap: at the unicode level a changed line took the model's ASCII text whole, so the
+  // file's own typographic characters in the part of the line the model did not change were
+  // straightened silently. The changed line now keeps them (typography-carry.ts).
   //   file  say(“don’t”);\n   old  say("don't");   new  say("don't", "won't");
-  //   written  say("don't", "won't");\n   (“ ” ’ of the untouched "don’t" lost)
-  // The reverse slip (model curly, file ASCII) is folded back to the file's form (typography.ts);
-  // this direction is not.
-  it.fails('unicode level keeps the file’s typographic characters in the unchanged part of a changed line', async () => {
+  //   written  say(“don’t”, "won't");\n
+  it('unicode level keeps the file’s typographic characters in the unchanged part of a changed line', async () => {
     const r = await runGated('say(“don’t”);\nx = “a” + b;\n', 'edit_file', {
       old_string: 'say("don\'t");\nx = "a" + b;',
       new_string: 'say("don\'t", "won\'t");\nx = "a" + c;',
