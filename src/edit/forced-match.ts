@@ -6,7 +6,9 @@ const MAX_CELLS = 1 << 21;
  * common subsequence of the two (equal values are equal lines): the one line
  * `j` it is then matched to, 'deleted' when no longest one matches it, or
  * 'unsure' when some longest one matches it elsewhere or leaves it out while
- * another keeps it. Exact: prefix and suffix LCS tables, O(|a| × |b|).
+ * another keeps it, or when one only one line shorter matches it to another
+ * copy together with a neighbour it had.
+ * Exact: prefix and suffix LCS tables, O(|a| × |b|).
  */
 export function forcedMatch(a: Uint32Array, b: Uint32Array, k: number): number | 'deleted' | 'unsure' {
   const n = a.length;
@@ -43,5 +45,21 @@ export function forcedMatch(a: Uint32Array, b: Uint32Array, k: number): number |
   for (let j = 0; j <= m && !skippable; j++)
     if (f[k * w + j]! + g[(k + 1) * w + j]! === total) skippable = true;
   if (match === -1) return 'deleted';
-  return skippable ? 'unsure' : match;
+  if (skippable) return 'unsure';
+  // Nearly as long a one that puts it on another copy with a neighbour of the read beside it: from
+  // the bytes alone that history (a copy added, other lines removed) is as plausible, and the
+  // original may still be in the file. A copy with none of the line's neighbours is no rival.
+  const at = (i: number, j: number) => i * w + j;
+  for (let j = 0; j < m; j++) {
+    if (j === match || a[k] !== b[j]) continue;
+    const above =
+      k > 0 && j > 0 && a[k - 1] === b[j - 1] ? f[at(k - 1, j - 1)]! + 2 + g[at(k + 1, j + 1)]! : -1;
+    const below =
+      k + 1 < n && j + 1 < m && a[k + 1] === b[j + 1] ? f[at(k, j)]! + 2 + g[at(k + 2, j + 2)]! : -1;
+    if (Math.max(above, below) >= total - NEAR) return 'unsure';
+  }
+  return match;
 }
+
+/** How much shorter (in lines kept) an alignment placing the line elsewhere may be and still refuse. */
+const NEAR = 1;
