@@ -4,7 +4,7 @@ import { reindent } from './match-cascade.js';
 import { movedLineFinder } from './moved-lines.js';
 import { leadingWhitespace, lineKey, type MatchLevel } from './normalize-line.js';
 import { typographyPlan } from './typography.js';
-import { carryFileCharacters } from './typography-carry.js';
+import { type Carried, carryFileCharacters, hasTypography } from './typography-carry.js';
 
 /** One line of a rebuilt replacement: `from` is the matched file line it keeps, byte for byte. */
 export interface RebuiltLine {
@@ -38,7 +38,29 @@ export function rebuiltTerminators(
  * n-th new line between two kept lines for the n-th old line between them (in order;
  * undefined past them). A kept line's entry is undefined (its `from` says it).
  */
-export function placesTaken(lines: readonly RebuiltLine[], oldCount: number): Array<number | undefined> {
+/**
+ * For each new line that is not a kept one, the old lines [lo, hi) between the kept
+ * lines around it: the lines it may be a changed version of.
+ */
+function gapsOf(lines: readonly RebuiltLine[], oldCount: number): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  let lo = 0;
+  let hi = nextKept(lines, 0, oldCount);
+  lines.forEach((l, i) => {
+    if (l.from !== undefined && l.from >= lo) {
+      lo = l.from + 1;
+      hi = nextKept(lines, i + 1, oldCount, lo);
+    }
+    out.push([lo, hi]);
+  });
+  return out;
+}
+
+/** Line pairs tried for a carry per rebuilt block, and old lines per changed line: a big rewrite is the model's text. */
+const CARRY_BUDGET = 4096;
+const CARRY_GAP = 64;
+
+function placesTaken(lines: readonly RebuiltLine[], oldCount: number): Array<number | undefined> {
   const out: Array<number | undefined> = [];
   let nextOld = 0; // the old line after the last kept one, in order
   let gapEnd = nextKept(lines, 0, oldCount); // the next kept old line (or the block's end)
@@ -266,14 +288,34 @@ export function rebuildReplacement(
       };
     }
     // A changed line keeps the file's characters where the model left it as it was.
-    const places = placesTaken(out, needle.length);
+    const gaps = gapsOf(out, needle.length);
+    const typographic = window.map((l, k) => l !== needle[k] && hasTypography(l));
+    let budget = CARRY_BUDGET;
     for (const i of freshIdx) {
-      const at = places[i];
-      const carried =
-        at === undefined || needle[at] === window[at]
-          ? undefined
-          : carryFileCharacters(needle[at]!, window[at]!, replacement[i]!, indentOf(adjusted[i]!), plan.fix);
-      out[i] = { text: carried ?? plan.fix(out[i]!.text) };
+      const [lo, hi] = gaps[i]!;
+      // The old line this one changes is the one it keeps most of (any line of the gap: one with
+      // no typography there wins too, and then nothing is carried).
+      if (hi - lo > CARRY_GAP || !typographic.slice(lo, hi).includes(true)) {
+        out[i] = { text: plan.fix(out[i]!.text) };
+        continue;
+      }
+      let best: Carried | undefined;
+      let tied = false;
+      for (let at = lo; at < hi && budget > 0; at++, budget--) {
+        const c = carryFileCharacters(
+          needle[at]!,
+          window[at]!,
+          replacement[i]!,
+          indentOf(adjusted[i]!),
+          plan.fix,
+        );
+        if (!c) continue;
+        if (!best || c.kept > best.kept) {
+          best = c;
+          tied = false;
+        } else if (c.kept === best.kept && c.text !== best.text) tied = true;
+      }
+      out[i] = { text: best && !tied ? best.text : plan.fix(out[i]!.text) };
     }
   }
   return { ok: true, lines: out };

@@ -18,11 +18,13 @@ import { TYPO_CLASSES } from './typography.js';
  */
 
 interface Unit {
-  /** What the unit compares as: the folded character, or ' ' for a run of whitespace. */
+  /** What the unit compares as against the file: the folded character, or ' ' for a run of whitespace. */
   key: string;
-  /** The unit's own text. */
+  /** What it compares as between the model's old and new line: its own text (a run's exact spaces). */
+  own: string;
+  /** The unit's own text ('' for the second and third dot of an ellipsis). */
   text: string;
-  /** Units of one character folded to several (an ellipsis): kept only all together. */
+  /** The index of the first unit of its character (an ellipsis is three units, kept only all together). */
   group: number;
 }
 
@@ -44,14 +46,21 @@ function unitsOf(body: string): Unit[] {
     if (isSpace(body.charCodeAt(i))) {
       let j = i + 1;
       while (j < body.length && isSpace(body.charCodeAt(j))) j++;
-      out.push({ key: ' ', text: body.slice(i, j), group: out.length });
+      const text = body.slice(i, j);
+      out.push({ key: ' ', own: text, text, group: out.length });
       i = j;
       continue;
     }
     const ch = body[i]!;
     const folded = foldOf(ch) ?? ch;
     const group = out.length;
-    for (let k = 0; k < folded.length; k++) out.push({ key: folded[k]!, text: k === 0 ? ch : '', group });
+    for (let k = 0; k < folded.length; k++)
+      out.push({
+        key: folded[k]!,
+        own: folded.length > 1 ? `${ch}${k}` : ch,
+        text: k === 0 ? ch : '',
+        group,
+      });
     i++;
   }
   return out;
@@ -68,10 +77,34 @@ function parts(line: string): [string, string, string] {
 
 const HAS_TYPOGRAPHY = new RegExp(TYPO_CLASSES.map((c) => c.pattern.source).join('|'));
 
+/** Whether a file line has characters a carry could keep (most lines have none, and are skipped). */
+export function hasTypography(line: string): boolean {
+  return HAS_TYPOGRAPHY.test(line);
+}
+
+/** Units kept in order from `units[j]` on, all of one character's: the whole character is kept. */
+function wholeGroups(units: readonly Unit[], keep: Uint8Array): void {
+  for (let j = 0; j < units.length; ) {
+    let end = j + 1;
+    while (end < units.length && units[end]!.group === units[j]!.group) end++;
+    let all = true;
+    for (let k = j; k < end; k++) all &&= keep[k] === 1;
+    if (!all) keep.fill(0, j, end);
+    j = end;
+  }
+}
+
+export interface Carried {
+  text: string;
+  /** Of the model's old line, the share it kept (0–1): how surely `newLine` is that line changed. */
+  kept: number;
+}
+
 /**
  * The line to write for a changed line: `newLine` (the model's), with what it kept of
  * `oldLine` (the model's copy of `fileLine`) in the file's characters. `indent` is the
  * indentation to write (the model's, re-indented to the file when the match needed it).
+ * Undefined when the lines cannot be aligned, or the model kept less than half of the line.
  */
 export function carryFileCharacters(
   oldLine: string,
@@ -79,8 +112,7 @@ export function carryFileCharacters(
   newLine: string,
   indent: string,
   fix: (text: string) => string,
-): string | undefined {
-  if (!HAS_TYPOGRAPHY.test(fileLine)) return undefined;
+): Carried | undefined {
   if (oldLine.length > MAX_LINE || fileLine.length > MAX_LINE || newLine.length > MAX_LINE) return undefined;
   const oldUnits = unitsOf(parts(oldLine)[1]);
   const fileUnits = unitsOf(parts(fileLine)[1]);
@@ -89,8 +121,8 @@ export function carryFileCharacters(
   const [, newBody, newTrail] = parts(newLine);
   const newUnits = unitsOf(newBody);
   const changes = diffArrays(
-    oldUnits.map((u) => u.key),
-    newUnits.map((u) => u.key),
+    oldUnits.map((u) => u.own),
+    newUnits.map((u) => u.own),
     { timeout: DIFF_TIMEOUT_MS },
   );
   if (changes === undefined) return undefined;
@@ -98,33 +130,38 @@ export function carryFileCharacters(
   const kept = new Int32Array(newUnits.length).fill(-1);
   let o = 0;
   let n = 0;
-  let keptCount = 0;
   for (const c of changes) {
     if (c.removed) o += c.count;
     else if (c.added) n += c.count;
-    else {
-      for (let k = 0; k < c.count; k++) kept[n++] = o++;
-      keptCount += c.count;
-    }
+    else for (let k = 0; k < c.count; k++) kept[n++] = o++;
   }
-  if (keptCount * 2 < oldUnits.length) return undefined;
-  // A file unit folded to several (…) is the file's only when all of it is kept, in order.
-  const groupSize = new Int32Array(fileUnits.length);
-  for (const u of fileUnits) groupSize[u.group]!++;
-  const whole = (j: number): boolean => {
-    const first = fileUnits[kept[j]!]!.group;
-    const at = j - (kept[j]! - first);
-    if (at < 0 || at + groupSize[first]! > newUnits.length) return false;
-    for (let k = 0; k < groupSize[first]!; k++) if (kept[at + k] !== first + k) return false;
-    return true;
-  };
+  // A character is kept only whole, on both sides: the file's … only with all its dots kept, the
+  // model's … only when all of it stands for the old line's.
+  const keepNew = new Uint8Array(newUnits.length);
+  const keepFile = new Uint8Array(fileUnits.length);
+  const newOf = new Int32Array(fileUnits.length).fill(-1);
+  for (let j = 0; j < newUnits.length; j++) {
+    if (kept[j]! < 0) continue;
+    keepNew[j] = 1;
+    keepFile[kept[j]!] = 1;
+    newOf[kept[j]!] = j;
+  }
+  // The file's … is kept only as the model's three dots side by side.
+  for (let i = 1; i < fileUnits.length; i++)
+    if (fileUnits[i]!.group !== i && newOf[i] !== newOf[i - 1]! + 1) keepFile[i] = 0;
+  wholeGroups(fileUnits, keepFile);
+  for (let j = 0; j < newUnits.length; j++) if (kept[j]! >= 0 && keepFile[kept[j]!] === 0) keepNew[j] = 0;
+  wholeGroups(newUnits, keepNew);
+  let keptCount = 0;
+  for (let j = 0; j < newUnits.length; j++) keptCount += keepNew[j]!;
+  if (oldUnits.length === 0 || keptCount * 2 < oldUnits.length) return undefined;
   let out = '';
   let model = '';
   for (let j = 0; j < newUnits.length; j++) {
-    if (kept[j]! >= 0 && whole(j)) {
+    if (keepNew[j] === 1) {
       out += fix(model) + fileUnits[kept[j]!]!.text;
       model = '';
     } else model += newUnits[j]!.text;
   }
-  return indent + out + fix(model) + newTrail;
+  return { text: indent + out + fix(model) + newTrail, kept: keptCount / oldUnits.length };
 }

@@ -75,6 +75,8 @@ async function writeOnce(
     mine = fs.fstatSync(fd);
     await assertFdInside(fd, temp, realRoot, displayPath);
     const mode = options.mode ?? (existing?.isFile() ? existing.mode & 0o7777 : 0o644);
+    // Without a mode of its own the file keeps the one it has when the new version goes in.
+    const followsMode = options.mode === undefined && existing?.isFile() === true;
     const written = await writeFdHashed(fd, data);
     // explicit chmod: the umask must not change the file's mode
     fs.fchmodSync(fd, mode);
@@ -91,6 +93,8 @@ async function writeOnce(
     // runs right before the rename, with nothing in between (no await, no other call), so
     // the window another process could swap the file in is as short as two system calls.
     if (bound) assertBound(bound, lstatEntry(target), 'Nothing was written.');
+    // A chmod by another process while this version was written is kept, not undone.
+    if (followsMode) followMode(fd, target, mode);
     // A create claims the name with link(2), which fails if anything appeared there.
     if (bound?.entry === null) claimName(temp, target, displayPath, mine);
     // rename replaces the entry: a hardlinked or symlinked target never has its other inode modified.
@@ -140,6 +144,17 @@ async function syncWith<T>(fd: number, now: boolean, work: () => T): Promise<T> 
   await syncing;
   if (!result.ok) throw result.error;
   return result.value;
+}
+
+/** Gives the temp file the target's mode when it changed since the write began (a file still). */
+function followMode(fd: number, target: string, applied: number): void {
+  let now: Stats;
+  try {
+    now = fs.lstatSync(target);
+  } catch {
+    return; // gone: the checks around the rename decide
+  }
+  if (now.isFile() && (now.mode & 0o7777) !== applied) fs.fchmodSync(fd, now.mode & 0o7777);
 }
 
 /** Links the finished temp file in as `target` unless something exists there, then drops the temp name. */

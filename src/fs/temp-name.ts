@@ -13,7 +13,23 @@ const TEMP_NAME = /^\..*\.sandbox-approval-(?:(\d{1,10})-)?[0-9a-f]{12}\.tmp$/s;
 export function tempFileName(target: string): string {
   // A v4 UUID's last 12 hex digits are random; randomUUID draws from a batch of entropy
   // (randomBytes asks OpenSSL every call, the costlier step of a small write's naming).
-  return `.${target.slice(0, 100)}${TEMP_MARKER}${process.pid}-${randomUUID().slice(-12)}.tmp`;
+  return `.${namePrefix(target)}${TEMP_MARKER}${process.pid}-${randomUUID().slice(-12)}.tmp`;
+}
+
+/** Bytes of the target's name kept in a temp name: with the rest (at most 46 bytes) it stays under NAME_MAX (255). */
+const PREFIX_BYTES = 100;
+
+/** The target's name cut to PREFIX_BYTES of UTF-8, whole characters only (a CJK name is 3 bytes a character). */
+function namePrefix(name: string): string {
+  if (Buffer.byteLength(name) <= PREFIX_BYTES) return name;
+  let out = '';
+  let bytes = 0;
+  for (const ch of name) {
+    bytes += Buffer.byteLength(ch);
+    if (bytes > PREFIX_BYTES) break;
+    out += ch;
+  }
+  return out;
 }
 
 /** True for names of our atomic-write temp files (and nothing a user is likely to name a file). */

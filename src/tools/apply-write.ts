@@ -131,6 +131,7 @@ export async function applyWrite<
       before?.mode,
       boundEntry(ctx, 'path'),
       plan.whileSaving,
+      true,
     );
     ctx.journal.record({
       toolName,

@@ -107,6 +107,11 @@ export async function saveFile(
   bound?: EntryBinding,
   /** The caller's CPU work, run while the disk is busy with the write (see writeFileAtomic). */
   whileWriting?: () => void,
+  /**
+   * `mode` is the file's as it was read, to keep: on disk the file keeps the mode it has when
+   * the new version is renamed in (a chmod by anyone since the read, or during the write, stays).
+   */
+  keepsMode = false,
 ): Promise<{ created: boolean; bytes: number; sha256: string }> {
   checkWriteSize(ctx, resolved, text);
   if (ctx.staging) {
@@ -118,7 +123,7 @@ export async function saveFile(
   }
   // A string is encoded a slice at a time as it is written (and hashed): no second copy of a big text.
   return writeFileAtomic(resolved.hostPath, resolved.mount.realRoot, text, {
-    ...(mode === undefined ? {} : { mode }),
+    ...(mode === undefined || keepsMode ? {} : { mode }),
     createParents: true,
     displayPath: resolved.virtualPath,
     ...(bound ? { bound } : {}),
