@@ -34,11 +34,6 @@ export function rebuiltTerminators(
 }
 
 /**
- * For each new line that is not a kept one, the old line whose place it takes: the
- * n-th new line between two kept lines for the n-th old line between them (in order;
- * undefined past them). A kept line's entry is undefined (its `from` says it).
- */
-/**
  * For each new line that is not a kept one, the old lines [lo, hi) between the kept
  * lines around it: the lines it may be a changed version of.
  */
@@ -60,6 +55,11 @@ function gapsOf(lines: readonly RebuiltLine[], oldCount: number): Array<[number,
 const CARRY_BUDGET = 4096;
 const CARRY_GAP = 64;
 
+/**
+ * For each new line that is not a kept one, the old line whose place it takes: the
+ * n-th new line between two kept lines for the n-th old line between them (in order;
+ * undefined past them). A kept line's entry is undefined (its `from` says it).
+ */
 function placesTaken(lines: readonly RebuiltLine[], oldCount: number): Array<number | undefined> {
   const out: Array<number | undefined> = [];
   let nextOld = 0; // the old line after the last kept one, in order

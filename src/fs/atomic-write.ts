@@ -89,12 +89,12 @@ async function writeOnce(
     // Another process may have renamed something of its own over the temp name while we
     // wrote (a link to a file elsewhere, a FIFO): only the file written here is moved in.
     if (!isOwnEntry(temp, mine)) throw tempReplaced(displayPath, 'nothing was written');
+    // A chmod by another process while this version was written is kept, not undone.
+    if (followsMode) followMode(fd, target, mode);
     // Last check, through the held directory: the entry replaced is the approved file. It
     // runs right before the rename, with nothing in between (no await, no other call), so
     // the window another process could swap the file in is as short as two system calls.
     if (bound) assertBound(bound, lstatEntry(target), 'Nothing was written.');
-    // A chmod by another process while this version was written is kept, not undone.
-    if (followsMode) followMode(fd, target, mode);
     // A create claims the name with link(2), which fails if anything appeared there.
     if (bound?.entry === null) claimName(temp, target, displayPath, mine);
     // rename replaces the entry: a hardlinked or symlinked target never has its other inode modified.
