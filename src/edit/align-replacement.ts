@@ -33,27 +33,71 @@ export function rebuiltTerminators(
   });
 }
 
+/** Old lines each side of a changed line's place compared with it for a carry. */
+const CARRY_REACH = 8;
+/** Line pairs compared for carries in one block: past them, a changed line is the model's text. */
+const CARRY_BUDGET = 1 << 16;
+
 /**
- * For each new line that is not a kept one, the old lines [lo, hi) between the kept
- * lines around it: the lines it may be a changed version of.
+ * For each changed line at the unicode level, the text with the file's characters carried
+ * (typography-carry.ts), from the old line it is a changed version of: among the old lines no
+ * new line keeps, near its place, the one it keeps the most units of (then the largest share
+ * of; a tie goes to the line whose place it takes, else nothing is carried).
  */
-function gapsOf(lines: readonly RebuiltLine[], oldCount: number): Array<[number, number]> {
-  const out: Array<[number, number]> = [];
-  let lo = 0;
-  let hi = nextKept(lines, 0, oldCount);
-  lines.forEach((l, i) => {
-    if (l.from !== undefined && l.from >= lo) {
-      lo = l.from + 1;
-      hi = nextKept(lines, i + 1, oldCount, lo);
+function carryTypography(
+  needle: readonly string[],
+  window: readonly string[],
+  replacement: readonly string[],
+  adjusted: readonly string[],
+  out: readonly RebuiltLine[],
+  fresh: readonly number[],
+  fix: (line: string) => string,
+): Array<string | undefined> {
+  const result: Array<string | undefined> = [];
+  const typographic = window.map((l, k) => l !== needle[k] && hasTypography(l));
+  if (!typographic.includes(true)) return result;
+  const keptOld = new Uint8Array(needle.length);
+  for (const l of out) if (l.from !== undefined) keptOld[l.from] = 1;
+  const places = placesTaken(out, needle.length);
+  const afterKept = gapStarts(out);
+  let budget = CARRY_BUDGET;
+  for (const i of fresh) {
+    const near = places[i] ?? afterKept[i]!;
+    const lo = Math.max(0, near - CARRY_REACH);
+    const hi = Math.min(needle.length, near + CARRY_REACH + 1);
+    if (!typographic.slice(lo, hi).includes(true)) continue;
+    let best: (Carried & { at: number }) | undefined;
+    let tied = false;
+    for (let at = lo; at < hi && budget > 0; at++) {
+      if (keptOld[at]) continue;
+      budget--;
+      const c = carryFileCharacters(needle[at]!, window[at]!, replacement[i]!, adjusted[i]!, fix);
+      if (!c) continue;
+      const order = best ? c.units - best.units || c.kept - best.kept : 1;
+      if (order > 0) {
+        best = { ...c, at };
+        tied = false;
+      } else if (order === 0 && c.text !== best!.text) {
+        // Equal claims: the line whose place it takes, if it is one of them.
+        if (at === places[i]) best = { ...c, at };
+        tied = best!.at !== places[i];
+      }
     }
-    out.push([lo, hi]);
-  });
-  return out;
+    if (best && !tied) result[i] = best.text;
+  }
+  return result;
 }
 
-/** Line pairs tried for a carry per rebuilt block, and old lines per changed line: a big rewrite is the model's text. */
-const CARRY_BUDGET = 4096;
-const CARRY_GAP = 64;
+/** For each new line, the old line after the last kept one before it (where a change there sits). */
+function gapStarts(lines: readonly RebuiltLine[]): number[] {
+  const out: number[] = [];
+  let next = 0;
+  for (const l of lines) {
+    if (l.from !== undefined) next = Math.max(next, l.from + 1);
+    out.push(next);
+  }
+  return out;
+}
 
 /**
  * For each new line that is not a kept one, the old line whose place it takes: the
@@ -288,35 +332,8 @@ export function rebuildReplacement(
       };
     }
     // A changed line keeps the file's characters where the model left it as it was.
-    const gaps = gapsOf(out, needle.length);
-    const typographic = window.map((l, k) => l !== needle[k] && hasTypography(l));
-    let budget = CARRY_BUDGET;
-    for (const i of freshIdx) {
-      const [lo, hi] = gaps[i]!;
-      // The old line this one changes is the one it keeps most of (any line of the gap: one with
-      // no typography there wins too, and then nothing is carried).
-      if (hi - lo > CARRY_GAP || !typographic.slice(lo, hi).includes(true)) {
-        out[i] = { text: plan.fix(out[i]!.text) };
-        continue;
-      }
-      let best: Carried | undefined;
-      let tied = false;
-      for (let at = lo; at < hi && budget > 0; at++, budget--) {
-        const c = carryFileCharacters(
-          needle[at]!,
-          window[at]!,
-          replacement[i]!,
-          indentOf(adjusted[i]!),
-          plan.fix,
-        );
-        if (!c) continue;
-        if (!best || c.kept > best.kept) {
-          best = c;
-          tied = false;
-        } else if (c.kept === best.kept && c.text !== best.text) tied = true;
-      }
-      out[i] = { text: best && !tied ? best.text : plan.fix(out[i]!.text) };
-    }
+    const carried = carryTypography(needle, window, replacement, adjusted, out, freshIdx, plan.fix);
+    for (const i of freshIdx) out[i] = { text: carried[i] ?? plan.fix(out[i]!.text) };
   }
   return { ok: true, lines: out };
 }

@@ -36,8 +36,8 @@ function foldOf(ch: string): string | undefined {
 
 const SINGLE = TYPO_CLASSES.map((c) => ({ test: new RegExp(`^(?:${c.pattern.source})$`), ascii: c.ascii }));
 
-/** Longer lines are left as the model wrote them: the character diff is bounded. */
-const MAX_LINE = 4_000;
+/** Longer lines are left as the model wrote them (a unit is an object per character). */
+const MAX_LINE = 100_000;
 const DIFF_TIMEOUT_MS = 50;
 
 function unitsOf(body: string): Unit[] {
@@ -96,45 +96,37 @@ function wholeGroups(units: readonly Unit[], keep: Uint8Array): void {
 
 export interface Carried {
   text: string;
-  /** Of the model's old line, the share it kept (0–1): how surely `newLine` is that line changed. */
+  /** Units of the model's old line kept, and their share of it (0–1): how surely `newLine` is that line changed. */
+  units: number;
   kept: number;
 }
 
 /**
  * The line to write for a changed line: `newLine` (the model's), with what it kept of
- * `oldLine` (the model's copy of `fileLine`) in the file's characters. `indent` is the
- * indentation to write (the model's, re-indented to the file when the match needed it).
- * Undefined when the lines cannot be aligned, or the model kept less than half of the line.
+ * `oldLine` (the model's copy of `fileLine`) in the file's characters. `adjusted` is the
+ * line as it would be written without this (re-indented to the file when the match needed
+ * it): its indentation is written, unless the model kept its old line's indentation, which
+ * is then the file's. Undefined when the lines cannot be aligned, or the model kept less
+ * than half of the line.
  */
 export function carryFileCharacters(
   oldLine: string,
   fileLine: string,
   newLine: string,
-  indent: string,
+  adjusted: string,
   fix: (text: string) => string,
 ): Carried | undefined {
   if (oldLine.length > MAX_LINE || fileLine.length > MAX_LINE || newLine.length > MAX_LINE) return undefined;
-  const oldUnits = unitsOf(parts(oldLine)[1]);
-  const fileUnits = unitsOf(parts(fileLine)[1]);
+  const [oldIndent, oldBody] = parts(oldLine);
+  const [fileIndent, fileBody] = parts(fileLine);
+  const oldUnits = unitsOf(oldBody);
+  const fileUnits = unitsOf(fileBody);
   if (oldUnits.length !== fileUnits.length || oldUnits.some((u, i) => u.key !== fileUnits[i]!.key))
     return undefined;
-  const [, newBody, newTrail] = parts(newLine);
+  const [newIndent, newBody, newTrail] = parts(newLine);
   const newUnits = unitsOf(newBody);
-  const changes = diffArrays(
-    oldUnits.map((u) => u.own),
-    newUnits.map((u) => u.own),
-    { timeout: DIFF_TIMEOUT_MS },
-  );
-  if (changes === undefined) return undefined;
-  // new unit index → old unit index it keeps (-1: written by the model).
-  const kept = new Int32Array(newUnits.length).fill(-1);
-  let o = 0;
-  let n = 0;
-  for (const c of changes) {
-    if (c.removed) o += c.count;
-    else if (c.added) n += c.count;
-    else for (let k = 0; k < c.count; k++) kept[n++] = o++;
-  }
+  const kept = keptUnits(oldUnits, newUnits);
+  if (kept === undefined) return undefined;
   // A character is kept only whole, on both sides: the file's … only with all its dots kept, the
   // model's … only when all of it stands for the old line's.
   const keepNew = new Uint8Array(newUnits.length);
@@ -163,5 +155,41 @@ export function carryFileCharacters(
       model = '';
     } else model += newUnits[j]!.text;
   }
-  return { text: indent + out + fix(model) + newTrail, kept: keptCount / oldUnits.length };
+  const indent = newIndent === oldIndent ? fileIndent : parts(adjusted)[0];
+  return { text: indent + out + fix(model) + newTrail, units: keptCount, kept: keptCount / oldUnits.length };
+}
+
+/**
+ * new unit index → the old unit it keeps (-1: written by the model): a diff of the two
+ * lines' own texts, after their common head and tail (a long line changed in one place
+ * costs a pass). Undefined when the diff ran out of time.
+ */
+function keptUnits(oldUnits: readonly Unit[], newUnits: readonly Unit[]): Int32Array | undefined {
+  const kept = new Int32Array(newUnits.length).fill(-1);
+  let head = 0;
+  while (head < oldUnits.length && head < newUnits.length && oldUnits[head]!.own === newUnits[head]!.own)
+    kept[head] = head++;
+  let tail = 0;
+  while (
+    tail < oldUnits.length - head &&
+    tail < newUnits.length - head &&
+    oldUnits[oldUnits.length - 1 - tail]!.own === newUnits[newUnits.length - 1 - tail]!.own
+  ) {
+    kept[newUnits.length - 1 - tail] = oldUnits.length - 1 - tail;
+    tail++;
+  }
+  const changes = diffArrays(
+    oldUnits.slice(head, oldUnits.length - tail).map((u) => u.own),
+    newUnits.slice(head, newUnits.length - tail).map((u) => u.own),
+    { timeout: DIFF_TIMEOUT_MS },
+  );
+  if (changes === undefined) return undefined;
+  let o = head;
+  let n = head;
+  for (const c of changes) {
+    if (c.removed) o += c.count;
+    else if (c.added) n += c.count;
+    else for (let k = 0; k < c.count; k++) kept[n++] = o++;
+  }
+  return kept;
 }
