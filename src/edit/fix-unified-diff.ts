@@ -212,11 +212,15 @@ function withFinalNewline(
   window: string,
   last: Placement,
   end: number,
-  { eol, terminated, lines }: { eol: string; terminated: boolean; lines: number },
+  { eol, lastEnd, terminated, lines }: { eol: string; lastEnd: string; terminated: boolean; lines: number },
 ): string {
   const marks = last.hunk.noFinalNewline;
   if (!marks || marks.old === marks.new || last.end !== end || lines === 0) return window;
-  if (marks.new) return terminated ? window.slice(0, window.endsWith('\r\n') ? -2 : -1) : window;
+  // The last line's own end is dropped (a CR before it may be the line's text).
+  if (marks.new)
+    return terminated && lastEnd !== '' && window.endsWith(lastEnd)
+      ? window.slice(0, -lastEnd.length)
+      : window;
   return terminated ? window : window + eol;
 }
 
@@ -250,6 +254,24 @@ function diffEol(diff: string): '\n' | '\r\n' {
     s = end + 1;
   }
   return crlf * 2 > lines ? '\r\n' : '\n';
+}
+
+/** Whether a text has both CRLF and LF line ends. */
+function mixedEnds(text: string): boolean {
+  return text.includes('\r\n') && /(?:^|[^\r])\n/.test(text);
+}
+
+/** The line end the new side's last line was written with (for the final newline a marker asks to add). */
+function newSideEnd(hunk: LooseHunk): string {
+  for (let i = hunk.last - 1; i >= hunk.first; i--) if (hunk.diff.kind(i) !== '-') return hunk.diff.ownEnd(i);
+  return '\n';
+}
+
+/** Whether a hunk has a line whose text ends with a CR kept as its own (see parseLooseDiff). */
+function keepsOwnCr(hunk: LooseHunk): boolean {
+  if (!hunk.noFinalNewline) return false;
+  for (let i = hunk.first; i < hunk.last; i++) if (hunk.diff.line(i).endsWith('\r')) return true;
+  return false;
 }
 
 /** Whether a hunk's old side has a line starting with a BOM (a diff of the file's bytes names it). */
@@ -302,23 +324,36 @@ export function fixUnifiedDiff(
   const from = Math.max(0, placements[0]!.start - margin);
   const to = Math.min(table.count, placements.at(-1)!.end + margin);
   const oldSlice = body.slice(table.offset(from), table.offset(to));
-  // A file with no line end yet (empty, or one unterminated line) takes the diff's own.
-  const eol = body.includes('\n') ? detectEol(body) : diffEol(diff);
+  // A file with no line end yet (empty, or one unterminated line) or with both kinds has no
+  // convention to keep: there, a diff that carries CRLFs (a diff of the bytes) is followed,
+  // each new line ending as the diff wrote it, as GNU patch does.
+  const lineless = !body.includes('\n');
+  const eol = lineless ? diffEol(diff) : detectEol(body);
+  const ownEnds = hunks[0]!.diff.hasCrlf && (lineless || mixedEnds(body));
   // Every hunk's added lines are its own text, in lines ending like the file: nothing to
   // align, so the corrected patch is built from the hunks and the file without any diff.
-  const exact = fastPath && placements.every(addedAsWritten) && endingsAllow(table, placements, eol);
+  const exact =
+    fastPath &&
+    !ownEnds &&
+    placements.every(addedAsWritten) &&
+    endingsAllow(table, placements, eol) &&
+    !hunks.some(keepsOwnCr);
   let plan: {
     matches: (applied: string) => boolean;
     patch: Parameters<typeof applyPatch>[1];
     correctedDiff: () => string;
   };
+  // How the patched slice's last line ends (the exact path's lines all end with eol).
+  let lastEnd: string = eol;
+  const ends: { dropped?: string } = {};
   if (exact) plan = exactPatch(table, placements, from, to, eol);
   else {
     const window = table.split(from, to);
     for (const p of [...placements].reverse()) {
-      const refused = applyPlacement(window, p, from, eol, table, verbatim);
+      const refused = applyPlacement(window, p, from, eol, table, verbatim, ownEnds, ends);
       if (refused) return fail(p.hunk.index, 'unclear_change', `${refused.message}`);
     }
+    lastEnd = window.terminators.at(-1) ?? eol;
     const expected = joinLines(window);
     const corrected = boundedUnifiedDiff(oldSlice, expected, {
       oldPath: '/file',
@@ -343,8 +378,11 @@ export function fixUnifiedDiff(
       details: { reason: 'strict_apply_failed' },
     };
   }
-  applied = withFinalNewline(applied, placements.at(-1)!, table.count, {
-    eol,
+  const last = placements.at(-1)!;
+  applied = withFinalNewline(applied, last, table.count, {
+    // The end to give back: the one the new last line had before its deleted lines were cut.
+    eol: ends.dropped || (ownEnds ? newSideEnd(last.hunk) : eol),
+    lastEnd,
     terminated: body === '' || body.endsWith('\n'),
     lines: patchedLineCount(placements, from, to),
   });
@@ -401,6 +439,10 @@ function applyPlacement(
   eol: string,
   table: LineTable,
   verbatim: boolean,
+  /** Each new line ends as the diff wrote it (a file with no line end yet). */
+  ownEnds: boolean,
+  /** Set to the end taken off the line before deleted last lines (a marker may give it back). */
+  ends: { dropped?: string },
 ): { ok: false; message: string } | undefined {
   const start = p.start - offset;
   const end = p.end - offset;
@@ -408,11 +450,17 @@ function applyPlacement(
   const terms = window.terminators.slice(start, end);
   const olds: string[] = [];
   const news: string[] = [];
+  const newEnds: string[] = [];
   const context: Array<[number, number]> = [];
-  for (const line of hunkLines(p.hunk, p.from, p.to)) {
-    if (line.kind === ' ') context.push([olds.length, news.length]);
-    if (line.kind !== '+') olds.push(line.text);
-    if (line.kind !== '-') news.push(line.text);
+  const d = p.hunk.diff;
+  for (let i = p.from; i < p.to; i++) {
+    const kind = d.kind(i);
+    if (kind === ' ') context.push([olds.length, news.length]);
+    if (kind !== '+') olds.push(d.line(i));
+    if (kind !== '-') {
+      news.push(d.line(i));
+      newEnds.push(d.ownEnd(i));
+    }
   }
   const rebuilt = verbatim
     ? asWritten(p, matched)
@@ -428,8 +476,12 @@ function applyPlacement(
   const newLines = rebuilt.lines.map((l) => l.text);
   const tail = end > start ? terms.at(-1)! : eol;
   const newTerms = rebuiltTerminators(rebuilt.lines, terms, eol, tail);
+  if (ownEnds) for (let i = 0; i < newTerms.length; i++) if (newTerms[i] !== '') newTerms[i] = newEnds[i]!;
   // Deleting the last lines of a file without a final newline: the new last line has none either.
-  if (newLines.length === 0 && tail === '' && start > 0) window.terminators[start - 1] = '';
+  if (newLines.length === 0 && tail === '' && start > 0) {
+    ends.dropped = window.terminators[start - 1]!;
+    window.terminators[start - 1] = '';
+  }
   if (end === start && start === window.lines.length && start > 0 && window.terminators[start - 1] === '') {
     // Appending after a last line that had no newline: it gets one, the new last line does not.
     window.terminators[start - 1] = eol;

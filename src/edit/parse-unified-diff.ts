@@ -19,9 +19,16 @@ class DiffLines {
   private ends = new Int32Array(64);
   count = 0;
 
-  constructor(readonly text: string) {}
+  constructor(
+    readonly text: string,
+    /** For each line of the diff as written (by line number), 1 when it ended with CRLF. */
+    private readonly crlfByDiffLine?: Uint8Array,
+  ) {}
 
-  push(code: number, start: number, end: number): void {
+  /** Each hunk line's line number in the diff (for its own line end). */
+  private diffLine = new Int32Array(64);
+
+  push(code: number, start: number, end: number, diffLine: number): void {
     if (this.count === this.kinds.length) {
       const grow = <T extends Uint8Array | Int32Array>(a: T, b: T): T => {
         b.set(a);
@@ -30,7 +37,9 @@ class DiffLines {
       this.kinds = grow(this.kinds, new Uint8Array(this.count * 2));
       this.starts = grow(this.starts, new Int32Array(this.count * 2));
       this.ends = grow(this.ends, new Int32Array(this.count * 2));
+      if (this.crlfByDiffLine) this.diffLine = grow(this.diffLine, new Int32Array(this.count * 2));
     }
+    if (this.crlfByDiffLine) this.diffLine[this.count] = diffLine;
     this.kinds[this.count] = code;
     this.starts[this.count] = start;
     this.ends[this.count++] = end;
@@ -52,6 +61,16 @@ class DiffLines {
   }
   end(i: number): number {
     return this.ends[i]!;
+  }
+
+  /** Whether any line of the diff ended with CRLF. */
+  get hasCrlf(): boolean {
+    return this.crlfByDiffLine !== undefined;
+  }
+
+  /** The line end line i was written with in the diff ('\r\n' or '\n'). */
+  ownEnd(i: number): '\n' | '\r\n' {
+    return this.crlfByDiffLine?.[this.diffLine[i]!] ? '\r\n' : '\n';
   }
 
   /** Whether line i is written `kind text` (not context that lost its space). */
@@ -102,8 +121,8 @@ const FILE_HEADER =
  * taken as one hunk.
  */
 export function parseLooseDiff(diff: string): LooseHunk[] {
-  const text = diff.includes('\r\n') ? diff.replaceAll('\r\n', '\n') : diff;
-  const lines = new DiffLines(text);
+  const { text, crlf } = withLfLineEnds(diff);
+  const lines = new DiffLines(text, crlf);
   const hunks: LooseHunk[] = [];
   let current: LooseHunk | undefined;
   const start = (oldStart?: number) => {
@@ -116,11 +135,12 @@ export function parseLooseDiff(diff: string): LooseHunk[] {
     };
     hunks.push(current);
   };
+  let lineNo = 0;
   const push = (code: number, s: number, e: number) => {
-    lines.push(code, s, e);
+    lines.push(code, s, e, lineNo);
     current!.last = lines.count;
   };
-  for (let s = 0; s < text.length; ) {
+  for (let s = 0; s < text.length; lineNo++) {
     let e = text.indexOf('\n', s);
     if (e === -1) e = text.length;
     const next = e + 1;
@@ -147,6 +167,7 @@ export function parseLooseDiff(diff: string): LooseHunk[] {
     if (line.startsWith('--- ') && next < text.length && text.startsWith('+++ ', next)) {
       const after = text.indexOf('\n', next);
       s = after === -1 ? text.length : after + 1;
+      lineNo++;
       current = undefined;
       continue;
     }
@@ -173,4 +194,51 @@ export function parseLooseDiff(diff: string): LooseHunk[] {
     for (let i = h.first; i < h.last; i++) if (lines.kind(i) !== ' ') return true;
     return false;
   });
+}
+
+/**
+ * The diff with its CRLF line ends read as LF, and which of its lines ended with CRLF
+ * (by line number; none when it has no CR). A line followed by `\ No newline at end of
+ * file` has no line end of its own: when the diff's own lines end with LF (the marker
+ * line's end says, or for a marker that ends the diff, its hunk header's), a CR before
+ * that line's LF is its text (a last line ending with a lone CR) and stays, as GNU patch
+ * reads it. The line count is unchanged, so line numbers match the diff as written.
+ */
+function withLfLineEnds(diff: string): { text: string; crlf?: Uint8Array } {
+  if (!diff.includes('\r\n')) return { text: diff };
+  const crlfLines: number[] = [];
+  const keptCr: number[] = [];
+  let header: 'lf' | 'crlf' | undefined;
+  let lineNo = 0;
+  for (let s = 0; s < diff.length; lineNo++) {
+    const nl = diff.indexOf('\n', s);
+    if (nl === -1) break;
+    const crlf = nl > s && diff.charCodeAt(nl - 1) === 13;
+    if (diff.startsWith('@@', s)) header = crlf ? 'crlf' : 'lf';
+    if (crlf) {
+      if (ownCr(diff, nl + 1, header)) keptCr.push(nl - 1);
+      else crlfLines.push(lineNo);
+    }
+    s = nl + 1;
+  }
+  const crlf = new Uint8Array(lineNo + 1);
+  for (const line of crlfLines) crlf[line] = 1;
+  if (keptCr.length === 0) return { text: diff.replaceAll('\r\n', '\n'), crlf };
+  // Slices between the kept CRs, each with its CRLFs read as LF.
+  const parts: string[] = [];
+  let from = 0;
+  for (const at of keptCr) {
+    parts.push(diff.slice(from, at).replaceAll('\r\n', '\n'), '\r');
+    from = at + 1;
+  }
+  parts.push(diff.slice(from).replaceAll('\r\n', '\n'));
+  return { text: parts.join(''), crlf };
+}
+
+/** Whether the line at `next` is a `\` marker written with LF line ends (see withLfLineEnds). */
+function ownCr(diff: string, next: number, header: 'lf' | 'crlf' | undefined): boolean {
+  if (diff.charCodeAt(next) !== 92) return false;
+  const nl = diff.indexOf('\n', next);
+  if (nl === -1) return header === 'lf';
+  return diff.charCodeAt(nl - 1) !== 13;
 }
