@@ -439,7 +439,7 @@ function applyPlacement(
   eol: string,
   table: LineTable,
   verbatim: boolean,
-  /** Each new line ends as the diff wrote it (a file with no line end yet). */
+  /** Each new line ends as the diff wrote it (a file with no line-end convention: see fixUnifiedDiff). */
   ownEnds: boolean,
   /** Set to the end taken off the line before deleted last lines (a marker may give it back). */
   ends: { dropped?: string },
