@@ -1,6 +1,6 @@
 import { forcedMatch } from './forced-match.js';
 import { hex } from './line-hash.js';
-import { keptRun, mapLine } from './map-line.js';
+import { inCommonEnds, keptRun, mapLine } from './map-line.js';
 import type { LineIndex } from './resolve-anchor.js';
 
 /**
@@ -39,14 +39,18 @@ const WINDOW = 128;
 /**
  * The greedy diffs and the slide check see the usual ties; a copy can also take
  * the line's place from further off (part of a group jumping a run of twins, a
- * twin deleted far side while another is inserted). So a line with copies (in
- * the read or now) is followed only when every longest alignment of the window
- * around it keeps it at the same line: the window runs between the nearest lines
- * the diff kept at least WINDOW lines away (or the file's ends).
+ * twin deleted far side while another is inserted), and a line with no copy can
+ * be one deleted while its twin is written elsewhere at the same cost as keeping
+ * it (patience diffing anchors on it regardless). So a line is followed only when
+ * every longest alignment of the window around it keeps it at the same line: the
+ * window runs between the nearest lines the diff kept at least WINDOW lines away
+ * (or the file's ends). A line unique in both texts and inside their common
+ * prefix or suffix needs no search: every longest alignment keeps that stretch.
  */
 function forcedNearby(read: LineIndex, current: LineIndex, at: number, mapped: number): number | 'unsure' {
   const key = hex(read.full[at]!, 8);
-  if (read.candidates(key).length === 1 && current.candidates(key).length === 1) return mapped;
+  const unique = read.candidates(key).length === 1 && current.candidates(key).length === 1;
+  if (unique && inCommonEnds(read.full, current.full, at)) return mapped;
   let lo = at - WINDOW - 1;
   let loNow = -1;
   for (; lo >= 0; lo--) {

@@ -170,4 +170,24 @@ describe('rt50 hashed read anchors', () => {
       { numRuns: 300 },
     );
   }, 180_000);
+
+  it('a line with no copy, deleted while a twin is written elsewhere at the same cost as keeping it, is refused', async () => {
+    // Found by the property above: `} } } x x foo(); }` → `} } x foo(); x }`. Keeping `x x` or
+    // `x foo();` costs the same, so the foo(); read may be gone; the one now there is not followed.
+    const dir = mkdir();
+    dirs.push(dir);
+    put(dir, 'u.txt', '}\n}\n}\nx\nx\nfoo();\n}\n');
+    const ts = raw(dir);
+    const r: any = await ts.callTool('read_file', { path: '/u.txt', hashes: true });
+    const anc = parseAnchors(r.data.content)[5]!;
+    const mutated = '}\n}\nx\nfoo();\nx\n}\n';
+    put(dir, 'u.txt', mutated);
+    const out: any = await ts.callTool('edit_lines', {
+      path: '/u.txt',
+      operations: [{ op: 'replace_line', hash: `${anc.line}#${anc.hash}`, content: 'NEW' }],
+      sanity: 'off',
+    });
+    expect(out.ok).toBe(false);
+    expect(get(dir, 'u.txt')).toBe(mutated);
+  });
 });
