@@ -1,6 +1,6 @@
 import { forcedMatch } from './forced-match.js';
 import { hex } from './line-hash.js';
-import { inCommonEnds, keptRun, mapLine } from './map-line.js';
+import { type KeptRun, keptRun, mapLine } from './map-line.js';
 import type { LineIndex } from './resolve-anchor.js';
 
 /**
@@ -44,13 +44,15 @@ const WINDOW = 128;
  * it (patience diffing anchors on it regardless). So a line is followed only when
  * every longest alignment of the window around it keeps it at the same line: the
  * window runs between the nearest lines the diff kept at least WINDOW lines away
- * (or the file's ends). A line unique in both texts and inside their common
- * prefix or suffix needs no search: every longest alignment keeps that stretch.
+ * (or the file's ends). A line unique in both texts needs no search when the
+ * stretch kept around it reaches the window's start or end (see reachesEdge).
  */
 function forcedNearby(read: LineIndex, current: LineIndex, at: number, mapped: number): number | 'unsure' {
   const key = hex(read.full[at]!, 8);
-  const unique = read.candidates(key).length === 1 && current.candidates(key).length === 1;
-  if (unique && inCommonEnds(read.full, current.full, at)) return mapped;
+  if (read.candidates(key).length === 1 && current.candidates(key).length === 1) {
+    const run = keptRun(read.full, current.full, at);
+    if (run && reachesEdge(run, at, read.count, current.count)) return mapped;
+  }
   let lo = at - WINDOW - 1;
   let loNow = -1;
   for (; lo >= 0; lo--) {
@@ -75,9 +77,26 @@ function forcedNearby(read: LineIndex, current: LineIndex, at: number, mapped: n
   return typeof j === 'number' && loNow + 1 + j === mapped ? mapped : 'unsure';
 }
 
-/** Groups of up to this many lines are tried for a slide; past this many equal steps a slide is taken as possible. */
+/**
+ * Whether the kept stretch holding line `at` runs unchanged from it to the window's
+ * start or to its end (both texts alike there). A line with no copy on either side
+ * then stays where it is in every longest alignment of the window: one leaving it out
+ * can be made longer by keeping that whole stretch instead.
+ */
+function reachesEdge(run: KeptRun, at: number, readCount: number, currentCount: number): boolean {
+  const back = run.readFrom <= at - WINDOW - 1 || (run.readFrom === 0 && run.curFrom === 0);
+  const ahead = run.readTo >= at + WINDOW + 2 || (run.readTo === readCount && run.curTo === currentCount);
+  return back || ahead;
+}
+
+/** Groups of up to this many lines are tried for a slide. */
 const SLIDE_GROUP = 64;
-const SLIDE_CHECK = 4096;
+/**
+ * Line comparisons a slide check may make in all. A stretch that is not periodic fails
+ * at its first few comparisons, however long it is; one that is (a file of `}` lines)
+ * is found periodic by one scan. Past the budget a slide is taken as possible.
+ */
+const SLIDE_BUDGET = 1 << 22;
 
 /**
  * Whether some of the lines removed or inserted right next to the kept stretch
@@ -89,10 +108,13 @@ const SLIDE_CHECK = 4096;
 function slides(before: Uint32Array, after: Uint32Array, at: number, mapped: number): boolean {
   const run = keptRun(before, after, at);
   if (!run) return false;
+  let budget = SLIDE_BUDGET;
   // h[i] === h[i + k] for every i in [lo, hi]: k lines slide over that stretch.
   const periodic = (h: Uint32Array, k: number, lo: number, hi: number) => {
-    if (hi - lo > SLIDE_CHECK) return true;
-    for (let i = lo; i <= hi; i++) if (h[i] !== h[i + k]) return false;
+    for (let i = lo; i <= hi; i++) {
+      if (h[i] !== h[i + k]) return false;
+      if (--budget < 0) return true;
+    }
     return true;
   };
   for (let k = 1; k <= SLIDE_GROUP; k++) {

@@ -149,12 +149,6 @@ export function mapLine(before: Uint32Array, after: Uint32Array, at: number): nu
   return target + (at - from[lo]!);
 }
 
-/** Whether line `at` of the earlier text is in the two texts' common prefix or suffix. */
-export function inCommonEnds(before: Uint32Array, after: Uint32Array, at: number): boolean {
-  const d = lineDiff(before, after);
-  return at < d.prefix || at >= before.length - d.suffix;
-}
-
 /**
  * The stretch of kept lines holding line `at` of the earlier text (it must map to
  * a number), with what the diff put right before and after it: lines removed from
