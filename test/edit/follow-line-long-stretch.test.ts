@@ -15,7 +15,11 @@ describe('followLine over long kept stretches', () => {
       fc.property(
         fc.integer({ min: 4_000, max: 12_000 }),
         fc.array(
-          fc.record({ kind: fc.constantFrom('ins', 'del', 'mod'), at: fc.nat(), count: fc.integer({ min: 1, max: 3 }) }),
+          fc.record({
+            kind: fc.constantFrom('ins', 'del', 'mod'),
+            at: fc.nat(),
+            count: fc.integer({ min: 1, max: 3 }),
+          }),
           { minLength: 1, maxLength: 3 },
         ),
         fc.array(fc.nat(), { minLength: 20, maxLength: 20 }),
