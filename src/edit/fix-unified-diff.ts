@@ -449,6 +449,7 @@ function applyPlacement(
   const matched = window.lines.slice(start, end);
   const terms = window.terminators.slice(start, end);
   const olds: string[] = [];
+  const oldEnds: string[] = [];
   const news: string[] = [];
   const newEnds: string[] = [];
   const context: Array<[number, number]> = [];
@@ -456,7 +457,10 @@ function applyPlacement(
   for (let i = p.from; i < p.to; i++) {
     const kind = d.kind(i);
     if (kind === ' ') context.push([olds.length, news.length]);
-    if (kind !== '+') olds.push(d.line(i));
+    if (kind !== '+') {
+      olds.push(d.line(i));
+      oldEnds.push(d.ownEnd(i));
+    }
     if (kind !== '-') {
       news.push(d.line(i));
       newEnds.push(d.ownEnd(i));
@@ -476,7 +480,14 @@ function applyPlacement(
   const newLines = rebuilt.lines.map((l) => l.text);
   const tail = end > start ? terms.at(-1)! : eol;
   const newTerms = rebuiltTerminators(rebuilt.lines, terms, eol, tail);
-  if (ownEnds) for (let i = 0; i < newTerms.length; i++) if (newTerms[i] !== '') newTerms[i] = newEnds[i]!;
+  // Where the diff's own ends are followed, a line kept from the file keeps its end unless the
+  // diff changed it (removed with one end, added back with another) or the file gave it none.
+  if (ownEnds)
+    rebuilt.lines.forEach((l, i) => {
+      if (newTerms[i] === '') return;
+      const from = l.from;
+      if (from === undefined || terms[from] === '' || oldEnds[from] !== newEnds[i]) newTerms[i] = newEnds[i]!;
+    });
   // Deleting the last lines of a file without a final newline: the new last line has none either.
   if (newLines.length === 0 && tail === '' && start > 0) {
     ends.dropped = window.terminators[start - 1]!;

@@ -109,7 +109,7 @@ export function oldSide(hunk: LooseHunk, from = hunk.first, to = hunk.last): str
   return out;
 }
 
-const HUNK_HEADER = /^@@\s*(?:-(\d+)(?:,\d+)?)?\s*(?:\+\d+(?:,\d+)?)?\s*@@/;
+const HUNK_HEADER = /^@@\s*(?:-(\d+)(?:,(\d+))?)?\s*(?:\+(\d+)(?:,(\d+))?)?\s*@@/;
 const FILE_HEADER =
   /^(diff --git |index [0-9a-f]|new file mode|deleted file mode|similarity index|rename (from|to) |old mode|new mode)/;
 
@@ -118,14 +118,23 @@ const FILE_HEADER =
  * @@ numbers and counts are ignored (positions are found by content later),
  * blank context lines that lost their leading space are accepted, and
  * `---`/`+++`/`diff`/`index` headers are skipped. A diff without any @@ line is
- * taken as one hunk.
+ * taken as one hunk. A header's counts are used two ways only, both where a
+ * count-blind reading goes wrong: inside a hunk the header says has lines to go,
+ * `--- x` then `+++ y` are a removed and an added line (`-- x` becoming `++ y`), not
+ * a file header; and blank lines ending a hunk past its counts (a diff followed by
+ * an empty line) are not context.
  */
 export function parseLooseDiff(diff: string): LooseHunk[] {
   const { text, crlf } = withLfLineEnds(diff);
   const lines = new DiffLines(text, crlf);
   const hunks: LooseHunk[] = [];
   let current: LooseHunk | undefined;
-  const start = (oldStart?: number) => {
+  // Lines the current hunk's header says are still to come on each side (undefined: no counts).
+  let oldLeft: number | undefined;
+  let newLeft: number | undefined;
+  const start = (header?: RegExpExecArray | null) => {
+    trimPastCounts();
+    const oldStart = header?.[1] === undefined ? undefined : Number(header[1]);
     current = {
       index: hunks.length + 1,
       ...(oldStart === undefined ? {} : { oldStart }),
@@ -134,12 +143,32 @@ export function parseLooseDiff(diff: string): LooseHunk[] {
       last: lines.count,
     };
     hunks.push(current);
+    const counted = header?.[1] !== undefined && header[3] !== undefined;
+    // An omitted count is 1 (`@@ -3 +3 @@`).
+    oldLeft = counted ? Number(header[2] ?? 1) : undefined;
+    newLeft = counted ? Number(header[4] ?? 1) : undefined;
+  };
+  // Blank lines past the counts at a hunk's end (nothing after them in it) are not its lines.
+  let pastCounts = 0;
+  const trimPastCounts = () => {
+    if (current && pastCounts > 0) current.last -= pastCounts;
+    pastCounts = 0;
   };
   let lineNo = 0;
   const push = (code: number, s: number, e: number) => {
+    const blankPast = code === 0 && s === e && oldLeft === 0 && newLeft === 0;
+    if (oldLeft !== undefined && code !== 43) oldLeft = Math.max(0, oldLeft - 1);
+    if (newLeft !== undefined && code !== 45) newLeft = Math.max(0, newLeft - 1);
     lines.push(code, s, e, lineNo);
     current!.last = lines.count;
+    pastCounts = blankPast ? pastCounts + 1 : 0;
   };
+  // Inside a hunk with lines to go on both sides, `--- x` + `+++ y` are its lines.
+  const fileHeaderAt = (s: number, next: number) =>
+    text.startsWith('--- ', s) &&
+    next < text.length &&
+    text.startsWith('+++ ', next) &&
+    !(current && oldLeft !== undefined && oldLeft > 0 && newLeft! > 0);
   for (let s = 0; s < text.length; lineNo++) {
     let e = text.indexOf('\n', s);
     if (e === -1) e = text.length;
@@ -147,12 +176,7 @@ export function parseLooseDiff(diff: string): LooseHunk[] {
     const c = text.charCodeAt(s);
     // A hunk line (the bulk of a big diff) is recorded without slicing it: no header starts
     // with `+` or a space, and a `-` line is one unless it is `--- ` followed by `+++ `.
-    if (
-      current &&
-      (c === 43 ||
-        c === 32 ||
-        (c === 45 && !(text.startsWith('--- ', s) && next < text.length && text.startsWith('+++ ', next))))
-    ) {
+    if (current && (c === 43 || c === 32 || (c === 45 && !fileHeaderAt(s, next)))) {
       push(c, s, e);
       s = next;
       continue;
@@ -160,15 +184,16 @@ export function parseLooseDiff(diff: string): LooseHunk[] {
     const line = text.slice(s, e);
     s = next;
     if (line.startsWith('@@')) {
-      const m = HUNK_HEADER.exec(line);
-      start(m?.[1] === undefined ? undefined : Number(m[1]));
+      start(HUNK_HEADER.exec(line));
       continue;
     }
     if (line.startsWith('--- ') && next < text.length && text.startsWith('+++ ', next)) {
       const after = text.indexOf('\n', next);
       s = after === -1 ? text.length : after + 1;
       lineNo++;
+      trimPastCounts();
       current = undefined;
+      oldLeft = newLeft = undefined;
       continue;
     }
     if (FILE_HEADER.test(line) && (current === undefined || current.last === current.first)) continue;
@@ -190,6 +215,7 @@ export function parseLooseDiff(diff: string): LooseHunk[] {
     const kind = line.charCodeAt(0);
     push(kind === 32 || kind === 45 || kind === 43 ? kind : 0, s - line.length - 1, s - 1);
   }
+  trimPastCounts();
   return hunks.filter((h) => {
     for (let i = h.first; i < h.last; i++) if (lines.kind(i) !== ' ') return true;
     return false;
@@ -204,13 +230,15 @@ export function parseLooseDiff(diff: string): LooseHunk[] {
  * that line's LF is its text (a last line ending with a lone CR) and stays, as GNU patch
  * reads it. The line count is unchanged, so line numbers match the diff as written.
  */
-function withLfLineEnds(diff: string): { text: string; crlf?: Uint8Array } {
-  if (!diff.includes('\r\n')) return { text: diff };
+function withLfLineEnds(given: string): { text: string; crlf?: Uint8Array } {
+  if (!given.includes('\r\n')) return { text: given };
+  let diff = given;
   const crlfLines: number[] = [];
   const keptCr: number[] = [];
   let header: 'lf' | 'crlf' | undefined;
   let lineNo = 0;
-  for (let s = 0; s < diff.length; lineNo++) {
+  let s = 0;
+  for (; s < diff.length; lineNo++) {
     const nl = diff.indexOf('\n', s);
     if (nl === -1) break;
     const crlf = nl > s && diff.charCodeAt(nl - 1) === 13;
@@ -220,6 +248,11 @@ function withLfLineEnds(diff: string): { text: string; crlf?: Uint8Array } {
       else crlfLines.push(lineNo);
     }
     s = nl + 1;
+  }
+  // A diff of CRLF lines whose last line kept its CR but lost its LF: that CR is the line's end.
+  if (s < diff.length && header === 'crlf' && diff.endsWith('\r')) {
+    crlfLines.push(lineNo);
+    diff = diff.slice(0, -1);
   }
   const crlf = new Uint8Array(lineNo + 1);
   for (const line of crlfLines) crlf[line] = 1;
