@@ -267,6 +267,29 @@ function newSideEnd(hunk: LooseHunk): string {
   return '\n';
 }
 
+/**
+ * Lines [from, to) of a hunk that add back, as `+a\r\n`, a line it removes as `-a\r` (a
+ * lone CR kept as text before a "No newline" marker): the same bytes with a line end
+ * after them, so such a line ends with CRLF whatever the file's convention.
+ */
+function crReAdded(hunk: LooseHunk, from = hunk.first, to = hunk.last): Set<number> {
+  const d = hunk.diff;
+  const removed = new Set<string>();
+  for (let i = from; i < to; i++) if (d.kind(i) === '-' && d.line(i).endsWith('\r')) removed.add(d.line(i));
+  const out = new Set<number>();
+  if (removed.size === 0) return out;
+  for (let i = from; i < to; i++)
+    if (d.kind(i) === '+' && d.ownEnd(i) === '\r\n' && removed.has(`${d.line(i)}\r`)) out.add(i);
+  return out;
+}
+
+/** Whether the new side's last line of a hunk is such a line (see crReAdded). */
+function endsWithCrReAdded(hunk: LooseHunk): boolean {
+  const re = crReAdded(hunk);
+  for (let i = hunk.last - 1; i >= hunk.first; i--) if (hunk.diff.kind(i) !== '-') return re.has(i);
+  return false;
+}
+
 /** Whether a hunk has a line whose text ends with a CR kept as its own (see parseLooseDiff). */
 function keepsOwnCr(hunk: LooseHunk): boolean {
   if (!hunk.noFinalNewline) return false;
@@ -381,7 +404,7 @@ export function fixUnifiedDiff(
   const last = placements.at(-1)!;
   applied = withFinalNewline(applied, last, table.count, {
     // The end to give back: the one the new last line had before its deleted lines were cut.
-    eol: ends.dropped || (ownEnds ? newSideEnd(last.hunk) : eol),
+    eol: ends.dropped || (ownEnds || endsWithCrReAdded(last.hunk) ? newSideEnd(last.hunk) : eol),
     lastEnd,
     terminated: body === '' || body.endsWith('\n'),
     lines: patchedLineCount(placements, from, to),
@@ -452,9 +475,12 @@ function applyPlacement(
   const oldEnds: string[] = [];
   const news: string[] = [];
   const newEnds: string[] = [];
+  const crLines: number[] = [];
+  const reAdded = crReAdded(p.hunk, p.from, p.to);
   const context: Array<[number, number]> = [];
   const d = p.hunk.diff;
   for (let i = p.from; i < p.to; i++) {
+    if (reAdded.has(i)) crLines.push(news.length);
     const kind = d.kind(i);
     if (kind === ' ') context.push([olds.length, news.length]);
     if (kind !== '+') {
@@ -488,6 +514,7 @@ function applyPlacement(
       const from = l.from;
       if (from === undefined || terms[from] === '' || oldEnds[from] !== newEnds[i]) newTerms[i] = newEnds[i]!;
     });
+  for (const i of crLines) if (newTerms[i] !== '') newTerms[i] = '\r\n';
   // Deleting the last lines of a file without a final newline: the new last line has none either.
   if (newLines.length === 0 && tail === '' && start > 0) {
     ends.dropped = window.terminators[start - 1]!;

@@ -4,30 +4,45 @@ import { hunkLines, parseLooseDiff } from '../../src/edit/parse-unified-diff.js'
 
 // The parser keeps hunk lines as offsets in typed arrays. This pins it to the plain
 // reading of the same rules: one object per line, on the diff split into lines.
-const HUNK_HEADER = /^@@\s*(?:-(\d+)(?:,\d+)?)?\s*(?:\+\d+(?:,\d+)?)?\s*@@/;
+const HUNK_HEADER = /^@@\s*(?:-(\d+)(?:,(\d+))?)?\s*(?:\+(\d+)(?:,(\d+))?)?\s*@@/;
 const FILE_HEADER =
   /^(diff --git |index [0-9a-f]|new file mode|deleted file mode|similarity index|rename (from|to) |old mode|new mode)/;
 
 function reference(diff: string) {
   const raw = diff.replaceAll('\r\n', '\n').split('\n');
   if (raw.at(-1) === '') raw.pop();
-  type Hunk = { index: number; oldStart?: number; lines: Array<{ kind: string; text: string }> };
+  type Line = { kind: string; text: string; blankPast?: boolean };
+  type Hunk = { index: number; oldStart?: number; lines: Line[] };
   const hunks: Hunk[] = [];
   let current: Hunk | undefined;
-  const start = (oldStart?: number) => {
+  // What the header's counts leave on each side (undefined: none given).
+  let left: { old: number; new: number } | undefined;
+  const start = (m?: RegExpExecArray | null) => {
+    const oldStart = m?.[1] === undefined ? undefined : Number(m[1]);
     current = { index: hunks.length + 1, ...(oldStart === undefined ? {} : { oldStart }), lines: [] };
     hunks.push(current);
+    left =
+      m?.[1] !== undefined && m[3] !== undefined
+        ? { old: Number(m[2] ?? 1), new: Number(m[4] ?? 1) }
+        : undefined;
+  };
+  const add = (kind: string, text: string, bare: boolean) => {
+    const blankPast = bare && text === '' && left?.old === 0 && left.new === 0;
+    if (left && kind !== '+') left.old = Math.max(0, left.old - 1);
+    if (left && kind !== '-') left.new = Math.max(0, left.new - 1);
+    current!.lines.push({ kind, text, blankPast });
   };
   for (let i = 0; i < raw.length; i++) {
     const line = raw[i]!;
     if (line.startsWith('@@')) {
-      const m = HUNK_HEADER.exec(line);
-      start(m?.[1] === undefined ? undefined : Number(m[1]));
+      start(HUNK_HEADER.exec(line));
       continue;
     }
-    if (line.startsWith('--- ') && raw[i + 1]?.startsWith('+++ ')) {
+    const inside = current !== undefined && left !== undefined && left.old > 0 && left.new > 0;
+    if (line.startsWith('--- ') && raw[i + 1]?.startsWith('+++ ') && !inside) {
       i++;
       current = undefined;
+      left = undefined;
       continue;
     }
     if (FILE_HEADER.test(line) && (current === undefined || current.lines.length === 0)) continue;
@@ -37,16 +52,22 @@ function reference(diff: string) {
       start();
     }
     const kind = line[0];
-    if (kind === ' ' || kind === '-' || kind === '+') current!.lines.push({ kind, text: line.slice(1) });
-    else current!.lines.push({ kind: ' ', text: line });
+    if (kind === ' ' || kind === '-' || kind === '+') add(kind, line.slice(1), false);
+    else add(' ', line, true);
   }
-  return hunks.filter((h) => h.lines.some((l) => l.kind !== ' '));
+  // Blank lines past the counts that end a hunk are not its lines.
+  for (const h of hunks) while (h.lines.at(-1)?.blankPast) h.lines.pop();
+  return hunks
+    .filter((h) => h.lines.some((l) => l.kind !== ' '))
+    .map((h) => ({ ...h, lines: h.lines.map(({ kind, text }) => ({ kind, text })) }));
 }
 
 const piece = fc.constantFrom(
   '@@ -3,2 +3,3 @@',
   '@@ @@',
   '@@ -x @@',
+  '@@ -1 +1 @@',
+  '@@ -1,0 +1,2 @@',
   '--- a/f',
   '+++ b/f',
   '---',
