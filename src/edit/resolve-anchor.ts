@@ -187,7 +187,7 @@ function followed(version: LineIndex, index: LineIndex, at: number, request: Anc
 function goneMessage(request: AnchorRequest, at: number, reason: GoneReason | undefined): string {
   switch (reason) {
     case 'replaced':
-      return `Anchor ${request.raw}: line ${at + 1} as you were shown it was replaced by one of your edit_lines calls since. Use the anchors of that call's result, or re-read with read_file(hashes: true).`;
+      return `Anchor ${request.raw}: line ${at + 1} as you were shown it was replaced by one of your own edits since. Use the anchors an edit_lines result gave for it, or re-read with read_file(hashes: true).`;
     case 'unsure':
       return `Anchor ${request.raw}: line ${at + 1} as you were shown it repeats elsewhere and the lines around it changed since, so it can no longer be told apart from its twins. ${RE_READ}`;
     default:
@@ -232,15 +232,23 @@ function readLineNow(
       `Anchor ${request.raw}: the file was changed elsewhere too many times since your hashed read to follow line ${at + 1}. ${RE_READ}`,
     );
   if (!held.edits || !held.given) return lineNow(held.read, index, at, hint, request);
+  // The file is byte for byte the read again (the changes since undone): a line every change
+  // since kept (a line one deleted stays deleted) and that is back where it was read is that
+  // line, blank or brace: nothing is guessed about which copy it is.
+  const asRead = sameText(held.read, index);
   let line = at;
   for (const step of held.via ?? []) {
     const before = mapThroughEdits(line, step.edits);
     if (before === undefined) throw stale(request, goneMessage(request, at, 'replaced'));
     line = followed(step.from, step.to, before, request);
-    if (line !== before) checkEntropy(step.to, line, before + 1, request);
+    if (line !== before && !asRead) checkEntropy(step.to, line, before + 1, request);
   }
   const mapped = mapThroughEdits(line, held.edits);
   if (mapped === undefined) throw stale(request, goneMessage(request, at, 'replaced'));
+  if (asRead) {
+    if (followed(held.given.version, index, mapped, request) === at) return at;
+    throw stale(request, goneMessage(request, at, 'unsure'));
+  }
   const now = lineNow(held.given.version, index, mapped, mapped + 1, request);
   // Diffs through changes seen can pair copies of a line one way, a diff from the read
   // another (copies made elsewhere leave identity open): followed only where both agree.
@@ -267,12 +275,12 @@ function shownLine(
   if (lines.length !== 1) return undefined;
   const at = lines[0]!;
   if (hint === undefined || hint === at + 1) return at;
-  // Another number: a slip, taken as such in the file as read (where this anchor names one
-  // line). Once the file changed, only for a line's own hash (one line has that text): a
-  // twin's context or position anchor can name another line in another version, and never
-  // for a short prefix.
+  // Another number: a slip (or the line's number now), taken as such when the read showed this
+  // anchor for one line, never for a short prefix. A twin's context or position anchor mixes in
+  // a hash of the whole file read, so another version's anchors do not repeat it: it names this
+  // read's line, which is then followed into the file as any other.
   if (hash.length < 6) return undefined;
-  return read === current || read.shown[at] === read.full[at] ? at : undefined;
+  return at;
 }
 
 /**
@@ -502,6 +510,11 @@ function checkEntropy(
     `Anchor ${request.raw} points at line ${at + 1} ("${line.trim() || '(blank)'}"), which is too generic to be a safe anchor. Use a distinctive neighbouring line instead (e.g. ${neighbourAnchors(index, at).slice(0, 2).join(' or ') || 'a replace_range around it'}).`,
     { line: at + 1, content: line, neighbor_anchors: neighbourAnchors(index, at) },
   );
+}
+
+/** Whether two versions are the same text (a version met again after a change was undone). */
+function sameText(a: LineIndex, b: LineIndex): boolean {
+  return a === b || (a.count === b.count && a.table.text === b.table.text);
 }
 
 /** What to report when the line numbers given with an anchor all name another line than `at`. */
