@@ -29,15 +29,25 @@ export function gitDiff(oldT: string, newT: string, args: string[] = []): string
   return r.stdout;
 }
 
-/** GNU patch as the oracle: the bytes it writes, or null when it fails. */
-export function gnuPatch(oldT: string, diff: string): string | null {
+/** GNU patch as the oracle: the bytes it writes, or null when it fails. `binary` adds --binary (CRs kept as given). */
+export function gnuPatch(oldT: string, diff: string, opts: { binary?: boolean } = {}): string | null {
   const d = tmp();
   fs.writeFileSync(path.join(d, 'f'), oldT);
   fs.writeFileSync(path.join(d, 'p'), diff);
-  const r = spawnSync('/usr/bin/patch', ['--batch', '-s', '-N', '-r', '-', '-o', 'out', 'f', '-i', 'p'], {
-    cwd: d,
-    encoding: 'utf8',
-  });
+  const args = [
+    '--batch',
+    '-s',
+    '-N',
+    '-r',
+    '-',
+    '-o',
+    'out',
+    ...(opts.binary ? ['--binary'] : []),
+    'f',
+    '-i',
+    'p',
+  ];
+  const r = spawnSync('/usr/bin/patch', args, { cwd: d, encoding: 'utf8', maxBuffer: 1 << 28 });
   const out =
     r.status === 0 && fs.existsSync(path.join(d, 'out'))
       ? fs.readFileSync(path.join(d, 'out'), 'utf8')

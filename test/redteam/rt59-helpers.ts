@@ -6,6 +6,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { FileSystemToolset, Sandbox } from '../../src/index.js';
 
+export { gnuPatch } from './rt51-helpers.js';
+
 export const sha = (b: Buffer | string): string => createHash('sha256').update(b).digest('hex');
 export const tmp = (): string => fs.mkdtempSync(path.join(os.tmpdir(), 'rt59-'));
 export const EMPTY = sha('');
@@ -37,38 +39,6 @@ export function gitRepoDiff(oldT: string, newT: string, args: readonly string[] 
   const r = git('diff', '--no-color', '--no-ext-diff', ...args);
   fs.rmSync(d, { recursive: true });
   return r.stdout;
-}
-
-/** GNU patch as the oracle: the bytes it writes, or null when it fails. `binary` adds --binary. */
-export function gnuPatch(
-  oldT: string | null,
-  diff: string,
-  opts: { binary?: boolean; strip?: number } = {},
-): string | null {
-  const d = tmp();
-  if (oldT !== null) fs.writeFileSync(path.join(d, 'f'), oldT);
-  else fs.writeFileSync(path.join(d, 'f'), '');
-  fs.writeFileSync(path.join(d, 'p'), diff);
-  const args = [
-    '--batch',
-    '-s',
-    '-N',
-    '-r',
-    '-',
-    '-o',
-    'out',
-    ...(opts.binary ? ['--binary'] : []),
-    'f',
-    '-i',
-    'p',
-  ];
-  const r = spawnSync('/usr/bin/patch', args, { cwd: d, encoding: 'utf8', maxBuffer: 1 << 28 });
-  const out =
-    r.status === 0 && fs.existsSync(path.join(d, 'out'))
-      ? fs.readFileSync(path.join(d, 'out'), 'utf8')
-      : null;
-  fs.rmSync(d, { recursive: true });
-  return out;
 }
 
 export interface Run {
