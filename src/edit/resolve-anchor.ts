@@ -262,13 +262,7 @@ function readLineNow(
  * with it, or, when several do (a short prefix; 24 bits nearly full), the one the line
  * number or occurrence names. A short prefix must agree with the number given with it.
  */
-function shownLine(
-  read: LineIndex,
-  current: LineIndex,
-  hash: string,
-  request: AnchorRequest,
-  hint: number | undefined,
-) {
+function shownLine(read: LineIndex, hash: string, request: AnchorRequest, hint: number | undefined) {
   const lines = read.shownLines(hash);
   if (request.occurrence !== undefined) return lines[request.occurrence - 1];
   if (hint !== undefined && lines.includes(hint - 1)) return hint - 1;
@@ -334,7 +328,7 @@ function resolveHeld(
         `Anchor ${request.raw}: that hash was shown for several lines; pass the whole LINE#HASH.`,
       );
   }
-  const shown = shownLine(read, index, hash, request, hint);
+  const shown = shownLine(read, hash, request, hint);
   if (shown !== undefined) return readLineNow(held, index, shown, hint, request);
   if (request.occurrence !== undefined) {
     // The read's lines with this own hash, counted as the model counted them.
