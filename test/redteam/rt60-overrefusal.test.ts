@@ -69,41 +69,37 @@ describe('rt60 low-entropy lines whose place is certain', () => {
     refused(out, dir, `${now.join('\n')}\n`, 'anchor_low_entropy');
   });
 
-  it('a file reverted to the read text after a change the toolset saw: a brace still at its read line is followed', async () => {
+  /**
+   * 300 distinct lines with `low` at 51, 151 and 251; read; a line inserted at 11 that the toolset
+   * sees (a failed edit_file loads the file); the user undoes it byte for byte; read line 151 replaced.
+   */
+  async function afterUndoneChange(low: string) {
     const lines = distinct(300);
-    lines[50] = '}';
-    lines[150] = '}';
-    lines[250] = '}';
+    for (const k of [50, 150, 250]) lines[k] = low;
     const { dir, ts, anchors } = await setup(lines);
     const changed = [...lines];
     changed.splice(10, 0, '  inserted(ctx);');
     put(dir, 'f.txt', `${changed.join('\n')}\n`);
-    // the toolset sees the change (a failed edit_file loads the file)
     const seen: any = await ts.callTool('edit_file', {
       path: '/f.txt',
       old_string: 'no such text',
       new_string: 'x',
     });
     expect(seen.ok).toBe(false);
-    put(dir, 'f.txt', `${lines.join('\n')}\n`); // the user undoes it: byte for byte the read text
+    put(dir, 'f.txt', `${lines.join('\n')}\n`);
     const out: any = await replace(ts, `${anchors[150]!.line}#${anchors[150]!.hash}`);
+    return { dir, lines, out };
+  }
+
+  it('a file reverted to the read text after a change the toolset saw: a brace still at its read line is followed', async () => {
+    const { dir, out } = await afterUndoneChange('}');
     // Was: anchor_low_entropy "Anchor 151#… points at line 152 ("}")" — line 152 of the file is
     // `  step151(ctx);`: the number is the intermediate version's, not the file's.
     expect(outcome(out, dir)).toEqual([151]);
   });
 
   it('a refusal after a revert names a line of the current file (message truth)', async () => {
-    const lines = distinct(300);
-    lines[50] = '';
-    lines[150] = '';
-    lines[250] = '';
-    const { dir, ts, anchors } = await setup(lines);
-    const changed = [...lines];
-    changed.splice(10, 0, '  inserted(ctx);');
-    put(dir, 'f.txt', `${changed.join('\n')}\n`);
-    await ts.callTool('edit_file', { path: '/f.txt', old_string: 'no such text', new_string: 'x' });
-    put(dir, 'f.txt', `${lines.join('\n')}\n`);
-    const out: any = await replace(ts, `${anchors[150]!.line}#${anchors[150]!.hash}`);
+    const { lines, out } = await afterUndoneChange('');
     if (!out.ok) {
       const m = /points at line (\d+)/.exec(out.error.message);
       if (m) expect(lines[Number(m[1]) - 1]).toBe(''); // the line named must be the blank it claims
