@@ -280,8 +280,13 @@ export async function benchCliffs(sizes: number[], pairsFor: (n: number) => numb
           secondBaseline: () => floorEdit(file, from, to, true),
           // A few-ms call is timed once the JIT has compiled its path, as in a session that has made a
           // few dozen calls (five warm-up pairs left the first pairs timing baseline-tier code: medians
-          // 0.3-0.6 ms higher at 10k lines); a long one compiles while it runs.
-          warmup: n <= 10_000 ? 30 : 1,
+          // 0.3-0.6 ms higher at 10k lines); a long one compiles while it runs. Warm-up and pairs go
+          // by time, not by line count: a 3 ms call at 100k lines got 1 warm-up and 11 pairs, and
+          // its median moved by 0.5× between runs (1.7× typical, 2.2× when the first pairs ran cold).
+          warmup: Number(process.env.WU ?? 1),
+          warmupMs: Number(process.env.WMS ?? 150),
+          measureMs: Number(process.env.MMS ?? 600),
+          maxPairs: Number(process.env.MP ?? 61),
         },
       );
       out.push({ name: c.name, size: n, result, target: c.target });
@@ -290,6 +295,9 @@ export async function benchCliffs(sizes: number[], pairsFor: (n: number) => numb
   }
   return out;
 }
+
+/** A time as the table shows it: a few-ms call to a tenth of a ms (rounded to whole ms it read "2 / 1" for 1.7×). */
+const ms = (t: number) => t.toFixed(t < 10 ? 1 : 0);
 
 /** One row per case, one column per size: ratio (tool ms / floor ms). */
 export function formatCliffs(cliffs: Cliff[]): string {
@@ -302,7 +310,7 @@ export function formatCliffs(cliffs: Cliff[]): string {
       const c = cliffs.find((x) => x.name === name && x.size === s);
       if (!c) return '';
       const fsync = c.result.second ? `; ${c.result.second.ratio.toFixed(2)}× fsync floor` : '';
-      return `${c.result.ratio.toFixed(2)}× (${c.result.toolMs.toFixed(0)} / ${c.result.baselineMs.toFixed(0)} ms)${fsync}`;
+      return `${c.result.ratio.toFixed(2)}× (${ms(c.result.toolMs)} / ${ms(c.result.baselineMs)} ms)${fsync}`;
     });
     lines.push(`| ${name} | ${cells.join(' | ')} | ${cliffs.find((x) => x.name === name)!.target} |`);
   }

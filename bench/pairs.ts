@@ -33,7 +33,7 @@ async function timed(fn: () => unknown, check: boolean): Promise<number> {
 }
 
 /**
- * Baseline and tool timed as interleaved pairs (baseline, tool, baseline, tool …),
+ * Baseline and tool timed as interleaved pairs (baseline, tool, tool, baseline …),
  * each pair's ratio taken, and the median of those ratios reported: machine drift
  * lands on both halves of a pair, so it cancels instead of landing in the ratio.
  * `setup` runs untimed before every call; one warm-up pair is not counted.
@@ -43,26 +43,56 @@ export async function paired(
   baseline: () => unknown,
   tool: () => unknown,
   setup?: () => unknown,
-  options: { toolMayFail?: boolean; secondBaseline?: () => unknown; warmup?: number } = {},
+  options: {
+    toolMayFail?: boolean;
+    secondBaseline?: () => unknown;
+    warmup?: number;
+    /**
+     * Sampling by time, for calls whose cost is unknown in advance: warm-up pairs go on
+     * (past `warmup`) until `warmupMs` of pair time is spent, and measured pairs (past
+     * `pairs`) until `measureMs`, at most `maxPairs` in all. A few-ms call then gets
+     * dozens of pairs (one slow pair cannot move its median) and a 300 ms call `pairs`.
+     */
+    warmupMs?: number;
+    measureMs?: number;
+    maxPairs?: number;
+  } = {},
 ): Promise<Paired> {
   // Untimed pairs first: the JIT compiles both sides before anything is measured.
-  const warmup = options.warmup ?? 1;
+  const minWarmup = options.warmup ?? 1;
+  let warmup = minWarmup;
+  let target = pairs;
+  const maxPairs = Math.max(pairs, options.maxPairs ?? pairs);
+  let warmupSpent = 0;
+  let measureSpent = 0;
   const ratios: number[] = [];
   const toolTimes: number[] = [];
   const baseTimes: number[] = [];
   const secondRatios: number[] = [];
   const secondTimes: number[] = [];
-  for (let i = 0; i < warmup + pairs; i++) {
-    await setup?.();
-    const b = await timed(baseline, true);
-    let b2 = 0;
-    if (options.secondBaseline) {
+  const members: Array<'base' | 'second' | 'tool'> = options.secondBaseline
+    ? ['base', 'second', 'tool']
+    : ['base', 'tool'];
+  const orders = permutations(members);
+  for (let i = 0; i < warmup + target; i++) {
+    // Each pair in another order: what ran just before a call shifts its time (a call right
+    // after an fsync-heavy one ran about 7% slower), so no side always follows the same one.
+    const times = { base: 0, second: 0, tool: 0 };
+    for (const member of orders[i % orders.length]!) {
       await setup?.();
-      b2 = await timed(options.secondBaseline, true);
+      if (member === 'base') times.base = await timed(baseline, true);
+      else if (member === 'second') times.second = await timed(options.secondBaseline!, true);
+      else times.tool = await timed(tool, !options.toolMayFail);
     }
-    await setup?.();
-    const t = await timed(tool, !options.toolMayFail);
-    if (i < warmup) continue;
+    const { base: b, second: b2, tool: t } = times;
+    if (i < warmup) {
+      warmupSpent += b + b2 + t;
+      // One more warm-up pair while the time asked for is not spent (bounded like the pairs).
+      if (i === warmup - 1 && warmupSpent < (options.warmupMs ?? 0) && warmup < maxPairs) warmup++;
+      continue;
+    }
+    measureSpent += b + b2 + t;
+    if (i === warmup + target - 1 && measureSpent < (options.measureMs ?? 0) && target < maxPairs) target++;
     ratios.push(t / b);
     toolTimes.push(t);
     baseTimes.push(b);
@@ -77,6 +107,14 @@ export async function paired(
       ? { second: { ratio: medianOf(secondRatios), baselineMs: medianOf(secondTimes) } }
       : {}),
   };
+}
+
+/** Every order of `items` (a handful: 2 or 3 members). */
+function permutations<T>(items: readonly T[]): T[][] {
+  if (items.length <= 1) return [[...items]];
+  return items.flatMap((item, i) =>
+    permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest]),
+  );
 }
 
 /**
