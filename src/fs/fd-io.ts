@@ -97,10 +97,42 @@ export async function writeFdHashed(
     return { bytes: bytes.length, sha256: once(() => hash.update(bytes).digest('hex')) };
   }
   const pieces = Array.isArray(data) ? (data as ReadonlyArray<string | Buffer>) : [data as string];
+  const small = smallPieces(pieces);
+  if (small) {
+    // One system call for an edit's head, middle and tail (three writes cost ~0.1 ms more on a small VM).
+    writevAllNow(fd, small);
+    for (const piece of small) hash.update(piece);
+    const digest = hash.digest('hex');
+    return { bytes: small.reduce((n, b) => n + b.length, 0), sha256: () => digest };
+  }
   let bytes = 0;
   for (const piece of pieces) bytes += await writePiece(fd, piece, hash);
   const digest = hash.digest('hex');
   return { bytes, sha256: () => digest };
+}
+
+/** The pieces as bytes when they add up to a small write (else undefined: written one by one). */
+function smallPieces(pieces: ReadonlyArray<string | Buffer>): Buffer[] | undefined {
+  let chars = 0;
+  for (const piece of pieces) {
+    chars += piece.length;
+    if (chars > SMALL_WRITE_CHARS) return undefined;
+  }
+  return pieces.map((piece) => (typeof piece === 'string' ? Buffer.from(piece, 'utf8') : piece));
+}
+
+/** Characters (at most three bytes each) written at once as one writev. */
+const SMALL_WRITE_CHARS = SYNC_DATA_MAX / 3;
+
+/** writev of all of `buffers` on this thread, resumed where a short write stopped. */
+function writevAllNow(fd: number, buffers: Buffer[]): void {
+  const rest = buffers.filter((b) => b.length > 0);
+  let first = 0;
+  while (first < rest.length) {
+    let done = fs.writevSync(fd, first === 0 ? rest : rest.slice(first));
+    while (first < rest.length && done >= rest[first]!.length) done -= rest[first++]!.length;
+    if (done > 0) rest[first] = rest[first]!.subarray(done);
+  }
 }
 
 /** Writes and hashes one piece; returns its byte count. */
