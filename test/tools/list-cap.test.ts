@@ -32,3 +32,43 @@ describe('list_files stops at its cap', () => {
     }
   });
 });
+
+describe('list_files order', () => {
+  // Directories list in whatever order the file system keeps (creation order here, hash order
+  // on others): created shuffled, the listing and every capped start of it are still sorted.
+  it('is the sorted listing, and a capped listing is its start, whatever order entries were made in', async () => {
+    const names = Array.from({ length: 3000 }, (_, i) => `n${(i * 7919) % 3000}`);
+    const files: Record<string, string> = {};
+    for (const [i, name] of names.entries()) {
+      // Files, directories with files in them, names that sort around "/" ("a.b" before "a/").
+      if (i % 10 === 0) files[`${name}/inner${i % 3}.txt`] = 'x';
+      else if (i % 10 === 1) files[`${name}.b/x`] = 'x';
+      // UTF-8 byte order (readdir's) and UTF-16 order (the listing's) differ here.
+      else if (i % 10 === 2) {
+        files[`${name}\u{1F600}`] = 'x';
+        files[`${name}\uFF01`] = 'x';
+      } else if (i % 10 === 3) {
+        // A directory "x/" sorts after a file "x.txt" ("." before "/").
+        files[`${name}/f`] = 'x';
+        files[`${name}.txt`] = 'x';
+      } else files[name] = 'x';
+    }
+    const dir = tempDir(files);
+    const all = ok<{ entries: string[]; truncated: boolean }>(
+      await new FileSystemToolset(Sandbox.fromDirectory(dir, { mode: 'ro' }), {
+        limits: { listMaxEntries: 100_000 },
+      }).callTool('list_files', { path: '/' }),
+    );
+    expect(all.truncated).toBe(false);
+    expect(all.entries).toEqual([...all.entries].sort());
+    for (const cap of [1, 7, 100, 1000, 3999]) {
+      const capped = ok<{ entries: string[]; truncated: boolean }>(
+        await new FileSystemToolset(Sandbox.fromDirectory(dir, { mode: 'ro' }), {
+          limits: { listMaxEntries: cap },
+        }).callTool('list_files', { path: '/' }),
+      );
+      expect(capped.entries).toEqual(all.entries.slice(0, cap));
+      expect(capped.truncated).toBe(true);
+    }
+  });
+});
