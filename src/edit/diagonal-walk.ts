@@ -12,6 +12,8 @@ const SYNC_CHARS = 64;
 const SYNC_MAX_LINES = 256;
 /** A change this long (old + new lines) or shorter is found by trying every split of it. */
 const NEAR = 64;
+/** Periods (in lines) of repeating text whose syncs one period off are told apart. */
+const PERIOD_MAX = 8;
 /** An insertion or a deletion up to this long is found by scanning the other side. */
 const FAR = 8192;
 
@@ -27,6 +29,9 @@ const FAR = 8192;
  * rest is one region.
  */
 export class DiagonalWalk {
+  /** cheapest's furthest-reaching x per diagonal, reused (one resync per change). */
+  private furthest: Int32Array | undefined;
+
   constructor(
     private readonly a: LinesWithEnds,
     private readonly b: LinesWithEnds,
@@ -104,18 +109,68 @@ export class DiagonalWalk {
    * stays exact, at worst a little longer there than the shortest.
    */
   private resync(i0: number, j0: number): [number, number] | undefined {
-    return this.nearest(i0, j0, NEAR, true) ?? this.far(i0, j0) ?? this.nearest(i0, j0, NEAR, false);
+    return this.cheapest(i0, j0, NEAR, true) ?? this.far(i0, j0) ?? this.cheapest(i0, j0, NEAR, false);
   }
 
-  private nearest(i0: number, j0: number, reach: number, strict: boolean): [number, number] | undefined {
-    for (let d = 1; d <= reach; d++) {
-      for (let x = 0; x <= d; x++) {
-        const i = i0 + x;
-        const j = j0 + d - x;
-        if (i <= this.a1 && j <= this.b1 && this.synced(i, j, strict)) return [i, j];
+  /**
+   * The sync point (see synced) after a[i0], b[j0] on the cheapest way found: a Myers
+   * search (equal lines cost nothing, each inserted or deleted line one, at most `reach`)
+   * scoring each sync point by its edits plus the fewest the rest still needs (the gap
+   * between its diagonal and the region end's). The first sync found ends the search,
+   * unless the old lines there repeat with a short period: a sync one period off agrees
+   * as well as the right one (ordered by lines skipped, the walk took it, and the diff
+   * showed a period's lines added there and removed again further on), so a few more
+   * edit counts are searched and the best score is taken.
+   */
+  private cheapest(i0: number, j0: number, reach: number, strict: boolean): [number, number] | undefined {
+    const maxX = this.a1 - i0;
+    const maxY = this.b1 - j0;
+    const endDiagonal = maxX - maxY;
+    // Furthest x on diagonal k = x - y, at index k + offset.
+    const offset = reach + 1;
+    this.furthest ??= new Int32Array(2 * reach + 3);
+    const far = this.furthest;
+    far.fill(-1, 0, 2 * reach + 3);
+    far[offset + 1] = 0;
+    let best: { x: number; y: number; score: number } | undefined;
+    let last = reach;
+    for (let d = 0; d <= last && (best === undefined || d < best.score); d++) {
+      for (let k = -d; k <= d; k += 2) {
+        const down = k === -d || (k !== d && far[offset + k - 1]! < far[offset + k + 1]!);
+        const x = down ? far[offset + k + 1]! : far[offset + k - 1]! + 1;
+        const y = x - k;
+        const inside = x >= 0 && x <= maxX && y >= 0 && y <= maxY;
+        far[offset + k] = inside ? x : -1; // off the region: no path on this diagonal
+        if (!inside || d === 0) continue;
+        const score = d + Math.abs(endDiagonal - k);
+        if ((best === undefined || score < best.score) && this.synced(i0 + x, j0 + y, strict))
+          best = { x, y, score };
+      }
+      if (best && last === reach) last = this.repeats(i0 + best.x) ? Math.min(reach, d + PERIOD_MAX) : d;
+      if (d === last || (best !== undefined && d + 1 >= best.score)) break;
+      // The next edit count starts from the ends of this one's snakes.
+      for (let k = -d; k <= d; k += 2) {
+        let x = far[offset + k]!;
+        if (x < 0) continue;
+        let y = x - k;
+        while (x < maxX && y < maxY && this.equal(i0 + x, j0 + y)) {
+          x++;
+          y++;
+        }
+        far[offset + k] = x;
       }
     }
-    return undefined;
+    return best && [i0 + best.x, j0 + best.y];
+  }
+
+  /** Whether a's lines from i repeat with a period of at most PERIOD_MAX lines (SYNC lines compared). */
+  private repeats(i: number): boolean {
+    for (let p = 1; p <= PERIOD_MAX; p++) {
+      let q = 0;
+      while (q < SYNC && i + q + p < this.a1 && sameLine(this.a, this.a, i + q, i + q + p)) q++;
+      if (q === SYNC) return true;
+    }
+    return false;
   }
 
   /** The end of a long insertion or deletion starting at a[i0], b[j0]. */
