@@ -14,7 +14,6 @@ import { LineTable } from './line-table.js';
 import { type BlockLocation, locateBlock, locateExact } from './match-cascade.js';
 import { MATCH_LEVELS, type MatchLevel } from './normalize-line.js';
 import { hunkLines, type LooseHunk, oldSide, parseLooseDiff } from './parse-unified-diff.js';
-import { replaceRange } from './replace-range.js';
 import {
   addsSecondBom,
   BOM,
@@ -371,11 +370,24 @@ export function fixUnifiedDiff(
   const ends: { dropped?: string } = {};
   if (exact) plan = exactPatch(table, placements, from, to, eol);
   else {
-    const window = table.split(from, to);
-    for (const p of [...placements].reverse()) {
-      const refused = applyPlacement(window, p, from, eol, table, verbatim, ownEnds, ends);
+    const original = table.split(from, to);
+    // Built front to back in one pass: splicing each hunk into the lines moved every line after
+    // it (1,000 hunks on a 1M-line file took 40 s).
+    const window: SplitLines = { lines: [], terminators: [] };
+    let copied = 0;
+    const copyUpTo = (line: number) => {
+      for (; copied < line; copied++) {
+        window.lines.push(original.lines[copied]!);
+        window.terminators.push(original.terminators[copied]!);
+      }
+    };
+    for (const p of placements) {
+      copyUpTo(p.start - from);
+      const refused = applyPlacement(original, window, p, from, eol, table, verbatim, ownEnds, ends);
       if (refused) return fail(p.hunk.index, 'unclear_change', `${refused.message}`);
+      copied = p.end - from;
     }
+    copyUpTo(original.lines.length);
     lastEnd = window.terminators.at(-1) ?? eol;
     const expected = joinLines(window);
     const corrected = boundedUnifiedDiff(oldSlice, expected, {
@@ -456,7 +468,10 @@ export function fixUnifiedDiff(
  * (see rebuildReplacement). Undefined, with nothing changed, when that refuses.
  */
 function applyPlacement(
+  /** The file's lines of the window, as they are. */
   window: SplitLines,
+  /** The patched lines so far: the window's lines up to this hunk's, each hunk before applied. */
+  out: SplitLines,
   p: Placement,
   offset: number,
   eol: string,
@@ -515,18 +530,22 @@ function applyPlacement(
       if (from === undefined || terms[from] === '' || oldEnds[from] !== newEnds[i]) newTerms[i] = newEnds[i]!;
     });
   for (const i of crLines) if (newTerms[i] !== '') newTerms[i] = '\r\n';
+  // The line before this hunk's, as patched so far.
+  const before = out.terminators.length - 1;
   // Deleting the last lines of a file without a final newline: the new last line has none either.
-  if (newLines.length === 0 && tail === '' && start > 0) {
-    ends.dropped = window.terminators[start - 1]!;
-    window.terminators[start - 1] = '';
+  if (newLines.length === 0 && tail === '' && before >= 0) {
+    ends.dropped = out.terminators[before]!;
+    out.terminators[before] = '';
   }
-  if (end === start && start === window.lines.length && start > 0 && window.terminators[start - 1] === '') {
+  if (end === start && start === window.lines.length && before >= 0 && out.terminators[before] === '') {
     // Appending after a last line that had no newline: it gets one, the new last line does not.
-    window.terminators[start - 1] = eol;
+    out.terminators[before] = eol;
     if (newTerms.length > 0) newTerms[newTerms.length - 1] = '';
   }
-  replaceRange(window.lines, start, end, newLines);
-  replaceRange(window.terminators, start, end, newTerms);
+  for (let i = 0; i < newLines.length; i++) {
+    out.lines.push(newLines[i]!);
+    out.terminators.push(newTerms[i]!);
+  }
   return undefined;
 }
 

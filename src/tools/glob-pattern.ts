@@ -24,5 +24,14 @@ export function compileGlob(pattern: string): (relativePath: string) => boolean 
       },
     );
   }
-  return picomatch(pattern, { dot: true });
+  try {
+    return picomatch(pattern, { dot: true });
+  } catch (error) {
+    // picomatch refuses what it cannot compile (a pattern over 65,536 characters, …).
+    throw toolError(
+      'invalid_argument',
+      `Invalid pattern "${pattern.slice(0, 100)}${pattern.length > 100 ? '…' : ''}": ${(error as Error).message}.`,
+      { suggestions: ['**/*', '**/*.ts', 'src/**/*.md'] },
+    );
+  }
 }
