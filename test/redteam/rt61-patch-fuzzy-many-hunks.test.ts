@@ -48,13 +48,21 @@ console.log('RESULT ' + JSON.stringify({ ok: r.ok, code: r.ok ? undefined : r.er
 
 describe('rt61: patch_file, many hunks, one at the indentation level', () => {
   it('reference: 1,000 exact hunks on 1M lines', async () => {
-    const r = await runBudgeted<{ ok: boolean; exact: boolean }>(script(1_000_000, 1_000, false), 20_000, ROOT);
+    const r = await runBudgeted<{ ok: boolean; exact: boolean }>(
+      script(1_000_000, 1_000, false),
+      20_000,
+      ROOT,
+    );
     console.log('all exact', r);
     expect(r).toMatchObject({ ok: true, exact: true });
   }, 60_000);
 
   it('1,000 hunks on 1M lines, the first one indentation-drifted: applied within 20 s', async () => {
-    const r = await runBudgeted<{ ok: boolean; exact: boolean }>(script(1_000_000, 1_000, true), 20_000, ROOT);
+    const r = await runBudgeted<{ ok: boolean; exact: boolean }>(
+      script(1_000_000, 1_000, true),
+      20_000,
+      ROOT,
+    );
     console.log('one drifted', r);
     expect(r.hung, 'patch_file took >20 s: replaceRange copies the window tail once per hunk').not.toBe(true);
     expect(r).toMatchObject({ ok: true, exact: true });
