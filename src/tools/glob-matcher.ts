@@ -25,7 +25,7 @@ interface CharSet {
   ranges: Array<[number, number]>;
 }
 
-type Segment = { kind: 'globstar' } | { kind: 'glob'; tokens: Token[] };
+type Segment = { kind: 'globstar' } | { kind: 'glob'; test: (name: string) => boolean };
 
 /** A star that came from inside braces (never part of a globstar segment). */
 const BRACED_STAR = '\u0000';
@@ -99,7 +99,28 @@ function splitTopLevel(s: string): string[] {
 function parsePattern(pattern: string): Segment[] {
   return pattern
     .split('/')
-    .map((s) => (s === '**' ? { kind: 'globstar' } : { kind: 'glob', tokens: parseSegment(s) }));
+    .map((s) => (s === '**' ? { kind: 'globstar' } : { kind: 'glob', test: segmentTest(parseSegment(s)) }));
+}
+
+/**
+ * A segment's test: the common shapes without the general walk (a literal name, `*`,
+ * `*.ts`, `test_*`, `a*b`), anything else by matchSegment.
+ */
+function segmentTest(tokens: readonly Token[]): (name: string) => boolean {
+  const stars = tokens.filter((t) => t.kind === 'star').length;
+  const literal = tokens.every((t) => t.kind === 'char' || t.kind === 'star');
+  if (literal && stars <= 1) {
+    const at = tokens.findIndex((t) => t.kind === 'star');
+    const text = (ts: readonly Token[]) => ts.map((t) => (t as { char: string }).char).join('');
+    if (at < 0) {
+      const whole = text(tokens);
+      return (name) => name === whole;
+    }
+    const head = text(tokens.slice(0, at));
+    const tail = text(tokens.slice(at + 1));
+    return (name) => name.length >= head.length + tail.length && name.startsWith(head) && name.endsWith(tail);
+  }
+  return (name) => matchSegment(tokens, name);
 }
 
 function parseSegment(s: string): Token[] {
@@ -145,15 +166,27 @@ function inSet(set: CharSet, c: string): boolean {
   return found !== set.negated;
 }
 
+/** Two state buffers of at least `size`, reused call to call (the walks below do not nest in themselves). */
+function scratch(held: { a: Uint8Array; b: Uint8Array }, size: number): [Uint8Array, Uint8Array] {
+  if (held.a.length < size) {
+    held.a = new Uint8Array(size * 2);
+    held.b = new Uint8Array(size * 2);
+  }
+  return [held.a, held.b];
+}
+const segmentScratch = { a: new Uint8Array(64), b: new Uint8Array(64) };
+const pathScratch = { a: new Uint8Array(64), b: new Uint8Array(64) };
+
 /** Whether `name` (one path segment) matches `tokens`: the set of pattern positions, one character at a time. */
 function matchSegment(tokens: readonly Token[], name: string): boolean {
-  let states = new Uint8Array(tokens.length + 1);
-  let next = new Uint8Array(tokens.length + 1);
+  const size = tokens.length + 1;
+  let [states, next] = scratch(segmentScratch, size);
+  states.fill(0, 0, size);
   states[0] = 1;
   closeOverStars(tokens, states);
   for (let i = 0; i < name.length; i++) {
     const c = name[i]!;
-    next.fill(0);
+    next.fill(0, 0, size);
     let any = false;
     for (let p = 0; p < tokens.length; p++) {
       if (!states[p]) continue;
@@ -185,12 +218,13 @@ function closeOverStars(tokens: readonly Token[], states: Uint8Array): void {
 /** Whether the path's segments match the pattern's, `**` taking any number of them. */
 function matchSegments(pattern: readonly Segment[], path: readonly string[]): boolean {
   // reach[p]: pattern segments [0, p) have matched the path's segments so far.
-  let reach = new Uint8Array(pattern.length + 1);
-  let next = new Uint8Array(pattern.length + 1);
+  const size = pattern.length + 1;
+  let [reach, next] = scratch(pathScratch, size);
+  reach.fill(0, 0, size);
   reach[0] = 1;
   closeOverGlobstars(pattern, reach);
   for (const name of path) {
-    next.fill(0);
+    next.fill(0, 0, size);
     let any = false;
     for (let p = 0; p < pattern.length; p++) {
       if (!reach[p]) continue;
@@ -198,7 +232,7 @@ function matchSegments(pattern: readonly Segment[], path: readonly string[]): bo
       if (s.kind === 'globstar') {
         next[p] = 1;
         any = true;
-      } else if (matchSegment(s.tokens, name)) {
+      } else if (s.test(name)) {
         next[p + 1] = 1;
         any = true;
       }
