@@ -52,7 +52,7 @@ export function expandBraces(pattern: string): string[] | undefined {
   for (const part of parts.map((p) => p.replaceAll('*', BRACED_STAR))) {
     const expanded = expandBraces(head + part + pattern.slice(close + 1));
     if (!expanded) return undefined;
-    out.push(...expanded);
+    for (const alternative of expanded) out.push(alternative);
     if (out.length > MAX_ALTERNATIVES) return undefined;
   }
   return out;
