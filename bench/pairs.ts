@@ -59,8 +59,7 @@ export async function paired(
   } = {},
 ): Promise<Paired> {
   // Untimed pairs first: the JIT compiles both sides before anything is measured.
-  const minWarmup = options.warmup ?? 1;
-  let warmup = minWarmup;
+  let warmup = options.warmup ?? 1;
   let target = pairs;
   const maxPairs = Math.max(pairs, options.maxPairs ?? pairs);
   let warmupSpent = 0;
