@@ -16,6 +16,16 @@ const NEAR = 64;
 const PERIOD_MAX = 8;
 /** An insertion or a deletion up to this long is found by scanning the other side. */
 const FAR = 8192;
+/** Resync search steps per line of the texts (see DiagonalWalk.budget). */
+const STEPS_PER_LINE = 16;
+/**
+ * A changed region ends at a sync followed by this many equal lines: a sync a period off
+ * (text that repeats) is only as good as the right one until the next change, and with
+ * changes this far apart the walk's cheapest sync is the right one.
+ */
+const SETTLED = 64;
+/** Changed regions joined across ambiguous syncs are cut at one once this long (old + new lines). */
+const MERGED_MAX = 32_768;
 
 /**
  * The equal stretches of two texts that differ here and there (the usual edit of
@@ -24,13 +34,22 @@ const FAR = 8192;
  * cut back to whole lines, so equal lines cost no per-line work at all. After a
  * change the walk looks for the nearest point where both sides agree again (see
  * resync), first trying every split of a short change, then scanning for the end
- * of a long insertion or deletion. What lies between is a changed region,
- * left to an exact diff; a change the walk cannot see past ends the walk, and the
- * rest is one region.
+ * of a long insertion or deletion. What lies between is a changed region, left to
+ * an exact diff. Only an unambiguous sync ends a region: where the text repeats,
+ * a sync a period off agrees as well, and cutting there would force the diff
+ * through the wrong point, so the regions on both sides of it stay one (up to
+ * MERGED_MAX lines, which bounds the exact diff's work). A change the walk cannot
+ * see past ends the walk, and the rest is one region.
  */
 export class DiagonalWalk {
   /** cheapest's furthest-reaching x per diagonal, reused (one resync per change). */
   private furthest: Int32Array | undefined;
+  /**
+   * Search steps resyncs may still take in this walk (a resync that finds nothing costs
+   * up to NEAR² + 2 × FAR): where changes are dense the walk stops, and the exact diff
+   * takes the rest, in time bounded by the texts' size.
+   */
+  private budget: number;
 
   constructor(
     private readonly a: LinesWithEnds,
@@ -39,7 +58,9 @@ export class DiagonalWalk {
     private readonly a1: number,
     private readonly b0: number,
     private readonly b1: number,
-  ) {}
+  ) {
+    this.budget = 2 * FAR + STEPS_PER_LINE * (a1 - a0 + (b1 - b0));
+  }
 
   /**
    * The changed regions [a0, a1, b0, b1], in order; `same(n)` is called with each
@@ -48,18 +69,40 @@ export class DiagonalWalk {
   *changed(same: (n: number) => void): Generator<[number, number, number, number]> {
     let i = this.a0;
     let j = this.b0;
+    // Where the region under way began (regions joined across syncs that do not settle it),
+    // and the syncs taken inside it.
+    let open: [number, number] | undefined;
+    let syncs = 0;
     for (;;) {
       const n = this.equalRun(i, j);
+      // After one change, the cheapest sync is the right one; after several close together,
+      // each one's choice among syncs a period apart may have drifted, and only a stretch
+      // found nowhere else nearby pins the sides together again.
+      if (open && n >= SETTLED && (syncs === 1 || this.unambiguous(i, j, NEAR))) {
+        yield [open[0], i, open[1], j];
+        open = undefined;
+      }
+      if (open === undefined) same(n);
       i += n;
       j += n;
-      same(n);
       if (i === this.a1 || j === this.b1) break;
+      if (open === undefined) {
+        open = [i, j];
+        syncs = 0;
+      }
       const next = this.resync(i, j);
       if (next === undefined) break;
-      yield [i, next[0], j, next[1]];
-      [i, j] = next;
+      syncs++;
+      const [x, y, unambiguous] = next;
+      if (unambiguous || x - open[0] + (y - open[1]) >= MERGED_MAX) {
+        yield [open[0], x, open[1], y];
+        open = undefined;
+      }
+      i = x;
+      j = y;
     }
-    if (i < this.a1 || j < this.b1) yield [i, this.a1, j, this.b1];
+    const [i0, j0] = open ?? [i, j];
+    if (i0 < this.a1 || j0 < this.b1) yield [i0, this.a1, j0, this.b1];
   }
 
   /** How many lines from a[i], b[j] on are equal (terminators included). */
@@ -103,13 +146,20 @@ export class DiagonalWalk {
   }
 
   /**
-   * The nearest point after a change at a[i0], b[j0] where both sides agree again.
-   * Changes crowded closer than a strict sync can fit (a file of `}` lines edited
-   * every few lines) are taken up again at the nearest SYNC equal lines: the diff
-   * stays exact, at worst a little longer there than the shortest.
+   * The nearest point after a change at a[i0], b[j0] where both sides agree again, and
+   * whether it ends the changed region whatever follows (the end of a long insertion or
+   * deletion, unambiguous: see far); a sync nearby ends it when a long equal run follows
+   * (see changed). Changes crowded closer than a strict sync can fit (a file of `}`
+   * lines edited every few lines) are taken up again at the nearest SYNC equal lines,
+   * inside one region.
    */
-  private resync(i0: number, j0: number): [number, number] | undefined {
-    return this.cheapest(i0, j0, NEAR, true) ?? this.far(i0, j0) ?? this.cheapest(i0, j0, NEAR, false);
+  private resync(i0: number, j0: number): [number, number, boolean] | undefined {
+    const near = this.cheapest(i0, j0, NEAR, true);
+    if (near) return [near[0], near[1], false];
+    const far = this.far(i0, j0);
+    if (far) return [far[0], far[1], true];
+    const weak = this.cheapest(i0, j0, NEAR, false);
+    return weak && [weak[0], weak[1], false];
   }
 
   /**
@@ -135,6 +185,8 @@ export class DiagonalWalk {
     let best: { x: number; y: number; score: number } | undefined;
     let last = reach;
     for (let d = 0; d <= last && (best === undefined || d < best.score); d++) {
+      this.budget -= d + 1;
+      if (this.budget < 0) return undefined;
       for (let k = -d; k <= d; k += 2) {
         const down = k === -d || (k !== d && far[offset + k - 1]! < far[offset + k + 1]!);
         const x = down ? far[offset + k + 1]! : far[offset + k - 1]! + 1;
@@ -173,15 +225,74 @@ export class DiagonalWalk {
     return false;
   }
 
-  /** The end of a long insertion or deletion starting at a[i0], b[j0]. */
+  /**
+   * The end of a long insertion or deletion starting at a[i0], b[j0], when the lines it
+   * skips are mostly lines the other side does not have there: in low-entropy text (a
+   * period's lines repeated, a few distinct lines) a strict sync thousands of lines off
+   * happens by chance, and taking it would show most of the file as changed; the exact
+   * diff decides there instead. The scan's work over the whole walk is bounded by the
+   * texts' size.
+   */
   private far(i0: number, j0: number): [number, number] | undefined {
-    for (let k = NEAR + 1; k <= FAR; k++) {
-      if (j0 + k <= this.b1 && this.synced(i0, j0 + k, true)) return [i0, j0 + k];
-      if (i0 + k <= this.a1 && this.synced(i0 + k, j0, true)) return [i0 + k, j0];
+    for (let k = NEAR + 1; k <= FAR && this.budget > 0; k++, this.budget--) {
+      if (j0 + k <= this.b1 && this.synced(i0, j0 + k, true))
+        return mostlyNew(this.b, j0, this.a, i0, this.a1, k) ? [i0, j0 + k] : undefined;
+      if (i0 + k <= this.a1 && this.synced(i0 + k, j0, true))
+        return mostlyNew(this.a, i0, this.b, j0, this.b1, k) ? [i0 + k, j0] : undefined;
       if (j0 + k > this.b1 && i0 + k > this.a1) break;
     }
     return undefined;
   }
+
+  /**
+   * Whether the stretch both sides agree on from a[i], b[j] (its first SYNC_CHARS) occurs
+   * nowhere else within `shift` lines of it, on either side: else another shift agrees too.
+   */
+  private unambiguous(i: number, j: number, shift: number): boolean {
+    const S = this.a.starts;
+    let lines = SYNC;
+    while (lines < SYNC_MAX_LINES && i + lines < this.a1 && S[i + lines]! - S[i]! < SYNC_CHARS) lines++;
+    const elsewhere = (side: LinesWithEnds, first: number, last: number, at: number) => {
+      for (let p = -shift; p <= shift; p++) {
+        if (p === 0 || at + p < first || at + p + lines > last) continue;
+        let q = 0;
+        while (q < lines && sameLine(this.a, side, i + q, at + p + q)) q++;
+        if (q === lines) return true;
+      }
+      return false;
+    };
+    return !elsewhere(this.a, this.a0, this.a1, i) && !elsewhere(this.b, this.b0, this.b1, j);
+  }
+}
+
+/**
+ * Whether at most half of lines [from, from + k) of `side` can be paired with equal lines
+ * among the `k` lines of `other` from `otherFrom` (each line of other pairs once).
+ */
+function mostlyNew(
+  side: LinesWithEnds,
+  from: number,
+  other: LinesWithEnds,
+  otherFrom: number,
+  otherEnd: number,
+  k: number,
+): boolean {
+  const line = (t: LinesWithEnds, i: number) => t.text.slice(t.starts[i]!, t.starts[i + 1]!);
+  const there = new Map<string, number>();
+  for (let t = otherFrom; t < Math.min(otherEnd, otherFrom + k); t++) {
+    const key = line(other, t);
+    there.set(key, (there.get(key) ?? 0) + 1);
+  }
+  let paired = 0;
+  for (let t = from; t < from + k; t++) {
+    const key = line(side, t);
+    const left = there.get(key) ?? 0;
+    if (left > 0) {
+      there.set(key, left - 1);
+      paired++;
+    }
+  }
+  return 2 * paired <= k;
 }
 
 /** Whether line i of `a` and line j of `b` are the same, terminators included. */

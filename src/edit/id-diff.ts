@@ -1,4 +1,4 @@
-import { diffArrays } from 'diff';
+import { boundedMyers } from './bounded-myers.js';
 
 /** A run of an edit script: `=` lines kept, `-` removed from the old side, `+` added from the new. */
 export type RunKind = '=' | '-' | '+';
@@ -69,16 +69,17 @@ export function idDiff(A: Int32Array, B: Int32Array, size: number, deadline: num
       emit('+', b1 - b0);
       return;
     }
-    const changes = diffArrays(Array.from(A.subarray(a0, a1)), Array.from(B.subarray(b0, b1)), {
-      timeout: Math.max(5, deadline - performance.now()),
-    });
-    if (changes === undefined) {
-      coarse = true;
-      emit('-', a1 - a0, true);
-      emit('+', b1 - b0, true);
-      return;
-    }
-    for (const c of changes) emit(c.added ? '+' : c.removed ? '-' : '=', c.count);
+    const removed = new Uint8Array(a1 - a0);
+    const added = new Uint8Array(b1 - b0);
+    let late = false;
+    const past = () => {
+      late ||= performance.now() > deadline;
+      return late;
+    };
+    boundedMyers(A.subarray(a0, a1), B.subarray(b0, b1), removed, added, past, countA);
+    // Past the deadline the rest of the stretch was marked as replaced: exact, not minimal.
+    if (late) coarse = true;
+    emitMarks(removed, added, emit, late);
   };
   region(0, A.length, 0, B.length, 0);
   return coarse;
@@ -171,4 +172,26 @@ function mostlyUnrelated(
   }
   for (let i = a0; i < a1; i++) countA[A[i]!] = 0;
   return keepable < (b1 - b0) * 0.05;
+}
+
+/** The edit script of lines marked removed (old side) and added (new side), as runs. */
+function emitMarks(removed: Uint8Array, added: Uint8Array, emit: EmitRun, coarse: boolean): void {
+  let i = 0;
+  let j = 0;
+  while (i < removed.length || j < added.length) {
+    const i0 = i;
+    while (i < removed.length && removed[i] === 1) i++;
+    const j0 = j;
+    while (j < added.length && added[j] === 1) j++;
+    if (i > i0 || j > j0) {
+      emit('-', i - i0, coarse);
+      emit('+', j - j0, coarse);
+    }
+    const kept = i;
+    while (i < removed.length && j < added.length && removed[i] === 0 && added[j] === 0) {
+      i++;
+      j++;
+    }
+    emit('=', i - kept);
+  }
 }

@@ -1,0 +1,318 @@
+/**
+ * Myers' diff of two sequences of line ids in linear space, with a bound on its cost:
+ * the middle snake is searched from both ends at once and the halves on either side
+ * of it are diffed in turn, so memory is two arrays of diagonals, not a path per edit.
+ * Minimal Myers costs O(lines × edits), which for long low-entropy texts (repeating
+ * blocks, a few distinct lines) is seconds; past a cost bound this search (as git's
+ * xdiff does) splits at the furthest-reaching diagonal that ends in a run of equal
+ * lines, or failing that the furthest-reaching one, so the result stays exact and
+ * close to minimal in O(lines × bound) per split.
+ *
+ * Written here because the libraries at hand (jsdiff's diffArrays, diff-sequences,
+ * fast-myers-diff) are minimal only: no cost bound, so the same inputs take seconds
+ * or end in a timeout.
+ */
+
+/** Searches this far past the bound are not worth it: a split is taken. */
+const MIN_BOUND = 256;
+/** Equal lines in a row that make a diagonal a good place to split. */
+const SNAKE = 20;
+/** A split by the heuristic needs this much progress per unit of cost. */
+const PROGRESS_PER_COST = 4;
+/** Past this cost a split is looked for on runs of equal lines. */
+const HEURISTIC_FROM = 256;
+
+/**
+ * Marks the lines of A and B that are not kept (removed from A, added to B): `removed[i]`
+ * and `added[j]` set to 1. `past` is polled between splits: when it says true the rest of
+ * each region is marked changed as it stands (exact still, not minimal).
+ */
+export function boundedMyers(
+  A: Int32Array,
+  B: Int32Array,
+  removed: Uint8Array,
+  added: Uint8Array,
+  past: () => boolean = () => false,
+  /** Zeroes, one per line id at least, left zeroed (else allocated here). */
+  scratch?: Int32Array,
+): void {
+  // A line that occurs nowhere on the other side is changed whatever the diff: it is
+  // marked and left out of the search (the longest common subsequence is the same), which
+  // spares the search most of its work where many lines are new.
+  const [keptA, keptB] = matchable(A, B, scratch);
+  const a = keptA ? A.filter((_, i) => keptA[i] === 1) : A;
+  const b = keptB ? B.filter((_, j) => keptB[j] === 1) : B;
+  const dropped = new Uint8Array(a.length);
+  const droppedB = new Uint8Array(b.length);
+  search(a, b, dropped, droppedB, past);
+  spread(keptA, dropped, removed);
+  spread(keptB, droppedB, added);
+}
+
+/** For each side, which of its lines occur on the other (1) or undefined when all do. */
+function matchable(
+  A: Int32Array,
+  B: Int32Array,
+  scratch: Int32Array | undefined,
+): [Uint8Array | undefined, Uint8Array | undefined] {
+  let seen = scratch;
+  if (!seen) {
+    let size = 0;
+    for (const id of A) if (id >= size) size = id + 1;
+    for (const id of B) if (id >= size) size = id + 1;
+    seen = new Int32Array(size);
+  }
+  // Bit 1: the id is in A, bit 2: in B.
+  for (const id of A) seen[id]! |= 1;
+  for (const id of B) seen[id]! |= 2;
+  const side = (X: Int32Array): Uint8Array | undefined => {
+    let all = true;
+    const kept = new Uint8Array(X.length);
+    for (let i = 0; i < X.length; i++) {
+      kept[i] = seen[X[i]!] === 3 ? 1 : 0;
+      if (kept[i] === 0) all = false;
+    }
+    return all ? undefined : kept;
+  };
+  const kept: [Uint8Array | undefined, Uint8Array | undefined] = [side(A), side(B)];
+  for (const id of A) seen[id] = 0;
+  for (const id of B) seen[id] = 0;
+  return kept;
+}
+
+/** Marks of the kept lines (`marks`, one per kept line) written to all lines, the others marked changed. */
+function spread(kept: Uint8Array | undefined, marks: Uint8Array, out: Uint8Array): void {
+  if (!kept) {
+    out.set(marks);
+    return;
+  }
+  let k = 0;
+  for (let i = 0; i < out.length; i++) out[i] = kept[i] === 1 ? marks[k++]! : 1;
+}
+
+/** The bounded search itself (see boundedMyers), on lines that all occur on both sides. */
+function search(
+  A: Int32Array,
+  B: Int32Array,
+  removed: Uint8Array,
+  added: Uint8Array,
+  past: () => boolean,
+): void {
+  const diagonals = A.length + B.length + 3;
+  const forward = new Int32Array(2 * diagonals + 1);
+  const backward = new Int32Array(2 * diagonals + 1);
+  const zero = diagonals; // index of diagonal 0
+  const bound = Math.max(MIN_BOUND, Math.ceil(Math.sqrt(diagonals)));
+  // Regions left to diff, as a0, a1, b0, b1, minimal (an explicit stack: no recursion depth).
+  // A half next to a split the heuristics chose is searched minimally: the search that
+  // reached the split bounds its cost.
+  const stack: number[] = [0, A.length, 0, B.length, 0];
+  while (stack.length > 0) {
+    const minimal = stack.pop() === 1;
+    let b1 = stack.pop()!;
+    let b0 = stack.pop()!;
+    let a1 = stack.pop()!;
+    let a0 = stack.pop()!;
+    while (a0 < a1 && b0 < b1 && A[a0] === B[b0]) {
+      a0++;
+      b0++;
+    }
+    while (a0 < a1 && b0 < b1 && A[a1 - 1] === B[b1 - 1]) {
+      a1--;
+      b1--;
+    }
+    if (a0 === a1 || b0 === b1 || past()) {
+      removed.fill(1, a0, a1);
+      added.fill(1, b0, b1);
+      continue;
+    }
+    const [x, y, lowMinimal, highMinimal] = split(
+      A,
+      B,
+      a0,
+      a1,
+      b0,
+      b1,
+      forward,
+      backward,
+      zero,
+      minimal ? 0 : bound,
+    );
+    if ((x === a0 && y === b0) || (x === a1 && y === b1)) {
+      // No progress (cannot happen on a trimmed region; guarded so the loop always ends).
+      removed.fill(1, a0, a1);
+      added.fill(1, b0, b1);
+      continue;
+    }
+    stack.push(x, a1, y, b1, highMinimal ? 1 : 0, a0, x, b0, y, lowMinimal ? 1 : 0);
+  }
+}
+
+/**
+ * A point (x, y) on a shortest (or, past the bound, a good) edit path through
+ * A[a0, a1) × B[b0, b1), and whether each half must be searched minimally. The ends are
+ * known to differ (trimmed), so the region needs at least two edits. `bound` 0: minimal.
+ */
+function split(
+  A: Int32Array,
+  B: Int32Array,
+  a0: number,
+  a1: number,
+  b0: number,
+  b1: number,
+  forward: Int32Array,
+  backward: Int32Array,
+  zero: number,
+  bound: number,
+): [number, number, boolean, boolean] {
+  // Diagonal k = x - y. The forward search starts on a0 - b0, the backward one on a1 - b1.
+  const minK = a0 - b1;
+  const maxK = a1 - b0;
+  const fMid = a0 - b0;
+  const bMid = a1 - b1;
+  const odd = ((fMid - bMid) & 1) !== 0;
+  let fMin = fMid;
+  let fMax = fMid;
+  let bMin = bMid;
+  let bMax = bMid;
+  forward[zero + fMid] = a0;
+  backward[zero + bMid] = a1;
+  for (let cost = 1; ; cost++) {
+    let gotSnake = false;
+    // Forward: widen the diagonals by one each way (within the region), furthest x on each.
+    if (fMin > minK) forward[zero + --fMin - 1] = -1;
+    else fMin++;
+    if (fMax < maxK) forward[zero + ++fMax + 1] = -1;
+    else fMax--;
+    for (let k = fMax; k >= fMin; k -= 2) {
+      const left = forward[zero + k - 1]!;
+      const right = forward[zero + k + 1]!;
+      let x = left >= right ? left + 1 : right;
+      const start = x;
+      let y = x - k;
+      while (x < a1 && y < b1 && A[x] === B[y]) {
+        x++;
+        y++;
+      }
+      if (x - start > SNAKE) gotSnake = true;
+      forward[zero + k] = x;
+      if (odd && bMin <= k && k <= bMax && backward[zero + k]! <= x) return [x, y, true, true];
+    }
+    // Backward: the same from the region's end, smallest x on each diagonal.
+    if (bMin > minK) backward[zero + --bMin - 1] = 0x7fffffff;
+    else bMin++;
+    if (bMax < maxK) backward[zero + ++bMax + 1] = 0x7fffffff;
+    else bMax--;
+    for (let k = bMax; k >= bMin; k -= 2) {
+      const left = backward[zero + k - 1]!;
+      const right = backward[zero + k + 1]!;
+      let x = left < right ? left : right - 1;
+      const start = x;
+      let y = x - k;
+      while (x > a0 && y > b0 && A[x - 1] === B[y - 1]) {
+        x--;
+        y--;
+      }
+      if (start - x > SNAKE) gotSnake = true;
+      backward[zero + k] = x;
+      if (!odd && fMin <= k && k <= fMax && x <= forward[zero + k]!) return [x, y, true, true];
+    }
+    if (bound === 0) continue;
+    if (gotSnake && cost > HEURISTIC_FROM) {
+      const found = snakeSplit(A, B, a0, a1, b0, b1, forward, backward, zero, fMin, fMax, bMin, bMax, cost);
+      if (found) return found;
+    }
+    if (cost >= bound) return furthest(a0, a1, b0, b1, forward, backward, zero, fMin, fMax, bMin, bMax);
+  }
+}
+
+/**
+ * Past HEURISTIC_FROM: the diagonal that has gone furthest for its cost (at least
+ * PROGRESS_PER_COST lines per unit) and ends in SNAKE equal lines, forward or backward.
+ */
+function snakeSplit(
+  A: Int32Array,
+  B: Int32Array,
+  a0: number,
+  a1: number,
+  b0: number,
+  b1: number,
+  forward: Int32Array,
+  backward: Int32Array,
+  zero: number,
+  fMin: number,
+  fMax: number,
+  bMin: number,
+  bMax: number,
+  cost: number,
+): [number, number, boolean, boolean] | undefined {
+  const fMid = a0 - b0;
+  const bMid = a1 - b1;
+  let best = 0;
+  let at: [number, number, boolean, boolean] | undefined;
+  for (let k = fMax; k >= fMin; k -= 2) {
+    const x = forward[zero + k]!;
+    const y = x - k;
+    const progress = x - a0 + (y - b0) - Math.abs(k - fMid);
+    if (progress <= PROGRESS_PER_COST * cost || progress <= best) continue;
+    if (x < a0 + SNAKE || x >= a1 || y < b0 + SNAKE || y >= b1) continue;
+    let run = 1;
+    while (run <= SNAKE && A[x - run] === B[y - run]) run++;
+    if (run > SNAKE) {
+      best = progress;
+      at = [x, y, true, false];
+    }
+  }
+  if (at) return at;
+  for (let k = bMax; k >= bMin; k -= 2) {
+    const x = backward[zero + k]!;
+    const y = x - k;
+    const progress = a1 - x + (b1 - y) - Math.abs(k - bMid);
+    if (progress <= PROGRESS_PER_COST * cost || progress <= best) continue;
+    if (x <= a0 || x > a1 - SNAKE || y <= b0 || y > b1 - SNAKE) continue;
+    let run = 0;
+    while (run < SNAKE && A[x + run] === B[y + run]) run++;
+    if (run === SNAKE) {
+      best = progress;
+      at = [x, y, false, true];
+    }
+  }
+  return at;
+}
+
+/** At the bound: the point furthest along either search, kept on its diagonal inside the region. */
+function furthest(
+  a0: number,
+  a1: number,
+  b0: number,
+  b1: number,
+  forward: Int32Array,
+  backward: Int32Array,
+  zero: number,
+  fMin: number,
+  fMax: number,
+  bMin: number,
+  bMax: number,
+): [number, number, boolean, boolean] {
+  let fBest = -1;
+  let fx = a0;
+  for (let k = fMax; k >= fMin; k -= 2) {
+    let x = Math.min(forward[zero + k]!, a1);
+    if (x - k > b1) x = b1 + k;
+    if (x + (x - k) > fBest) {
+      fBest = x + (x - k);
+      fx = x;
+    }
+  }
+  let bBest = Number.MAX_SAFE_INTEGER;
+  let bx = a1;
+  for (let k = bMax; k >= bMin; k -= 2) {
+    let x = Math.max(a0, backward[zero + k]!);
+    if (x - k < b0) x = b0 + k;
+    if (x + (x - k) < bBest) {
+      bBest = x + (x - k);
+      bx = x;
+    }
+  }
+  return a1 + b1 - bBest < fBest - (a0 + b0) ? [fx, fBest - fx, true, false] : [bx, bBest - bx, false, true];
+}

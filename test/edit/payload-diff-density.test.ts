@@ -1,0 +1,73 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { applyPatch } from 'diff';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { boundedUnifiedDiff } from '../../src/edit/bounded-diff.js';
+import { seededRandom } from '../helpers/seeded-rng.js';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'diff-density-'));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+/** Lines added plus removed by `git diff --no-index` (its default heuristics), the reference. */
+function gitChanged(before: string, after: string): number {
+  fs.writeFileSync(path.join(dir, 'a'), before);
+  fs.writeFileSync(path.join(dir, 'b'), after);
+  const r = spawnSync('git', ['diff', '--no-index', '--numstat', 'a', 'b'], { cwd: dir, encoding: 'utf8' });
+  const [added, removed] = r.stdout.trim().split(/\s+/).map(Number);
+  return (added ?? 0) + (removed ?? 0);
+}
+
+/** Texts of each kind an approval may show: repeating blocks, a few distinct lines, all lines distinct. */
+const original = fc.oneof(
+  fc.record({ kind: fc.constant('periodic' as const), period: fc.integer({ min: 1, max: 12 }) }),
+  fc.record({ kind: fc.constant('alphabet' as const), period: fc.integer({ min: 2, max: 5 }) }),
+  fc.record({ kind: fc.constant('unique' as const), period: fc.constant(0) }),
+);
+
+function lines(shape: { kind: string; period: number }, n: number, r: () => number): string[] {
+  if (shape.kind === 'periodic') return Array.from({ length: n }, (_, i) => `p${i % shape.period}`);
+  if (shape.kind === 'alphabet') return Array.from({ length: n }, () => `s${Math.floor(r() * shape.period)}`);
+  return Array.from({ length: n }, (_, i) => `line ${i} of the file`);
+}
+
+describe('payload diff on dense edits of low-entropy text', () => {
+  it('is exact and within 10% of git diff for every text kind, density and kind of edit', () => {
+    fc.assert(
+      fc.property(
+        original,
+        fc.integer({ min: 200, max: 20_000 }),
+        fc.integer({ min: 1, max: 30 }), // percent of lines edited
+        fc.constantFrom('delete', 'insert-old', 'insert-new', 'replace', 'mixed'),
+        fc.integer(),
+        (shape, n, percent, edit, seed) => {
+          const r = seededRandom(seed);
+          const a = lines(shape, n, r);
+          const b = a.flatMap((line) => {
+            if (r() * 100 >= percent) return [line];
+            const kind =
+              edit === 'mixed'
+                ? (['delete', 'insert-old', 'insert-new', 'replace'] as const)[Math.floor(r() * 4)]
+                : edit;
+            if (kind === 'delete') return [];
+            if (kind === 'replace') return [`new ${Math.floor(r() * 1e6)}`];
+            // An inserted line: one the text already has elsewhere, or a new one.
+            const inserted =
+              kind === 'insert-old' ? a[Math.floor(r() * a.length)]! : `new ${Math.floor(r() * 1e6)}`;
+            return [inserted, line];
+          });
+          const before = `${a.join('\n')}\n`;
+          const after = `${b.join('\n')}\n`;
+          // A time budget no loaded machine runs out of: the test is about the diff, not the clock.
+          const d = boundedUnifiedDiff(before, after, { oldPath: 'a', newPath: 'b', timeBudgetMs: 600_000 });
+          expect(applyPatch(before, d.unifiedDiff)).toBe(after);
+          expect(d.coarse).toBe(false);
+          expect(d.added + d.removed).toBeLessThanOrEqual(Math.ceil(1.1 * gitChanged(before, after)) + 4);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+});
