@@ -98,11 +98,7 @@ function search(
   added: Uint8Array,
   past: () => boolean,
 ): void {
-  const diagonals = A.length + B.length + 3;
-  const forward = new Int32Array(2 * diagonals + 1);
-  const backward = new Int32Array(2 * diagonals + 1);
-  const zero = diagonals; // index of diagonal 0
-  const bound = Math.max(MIN_BOUND, Math.ceil(Math.sqrt(diagonals)));
+  const snake = new MiddleSnake(A, B);
   // Regions left to diff, as a0, a1, b0, b1, minimal (an explicit stack: no recursion depth).
   // A half next to a split the heuristics chose is searched minimally: the search that
   // reached the split bounds its cost.
@@ -121,198 +117,184 @@ function search(
       a1--;
       b1--;
     }
-    if (a0 === a1 || b0 === b1 || past()) {
+    const at = a0 === a1 || b0 === b1 || past() ? undefined : snake.split(a0, a1, b0, b1, minimal);
+    // No split, or one that makes no progress (cannot happen on a trimmed region; guarded
+    // so the loop always ends): the region is marked as replaced.
+    if (at === undefined || (at.x === a0 && at.y === b0) || (at.x === a1 && at.y === b1)) {
       removed.fill(1, a0, a1);
       added.fill(1, b0, b1);
       continue;
     }
-    const [x, y, lowMinimal, highMinimal] = split(
-      A,
-      B,
-      a0,
-      a1,
-      b0,
-      b1,
-      forward,
-      backward,
-      zero,
-      minimal ? 0 : bound,
-    );
-    if ((x === a0 && y === b0) || (x === a1 && y === b1)) {
-      // No progress (cannot happen on a trimmed region; guarded so the loop always ends).
-      removed.fill(1, a0, a1);
-      added.fill(1, b0, b1);
-      continue;
-    }
-    stack.push(x, a1, y, b1, highMinimal ? 1 : 0, a0, x, b0, y, lowMinimal ? 1 : 0);
+    stack.push(at.x, a1, at.y, b1, at.highMinimal ? 1 : 0, a0, at.x, b0, at.y, at.lowMinimal ? 1 : 0);
   }
 }
 
+/** Where a region is split, and whether each half must be searched minimally. */
+interface Split {
+  x: number;
+  y: number;
+  lowMinimal: boolean;
+  highMinimal: boolean;
+}
+
 /**
- * A point (x, y) on a shortest (or, past the bound, a good) edit path through
- * A[a0, a1) × B[b0, b1), and whether each half must be searched minimally. The ends are
- * known to differ (trimmed), so the region needs at least two edits. `bound` 0: minimal.
+ * The middle-snake search over one region at a time: the furthest-reaching x on each
+ * diagonal k = x - y, forward from the region's start and backward from its end
+ * (arrays indexed by k + zero, shared by every region), and the diagonals each covers.
  */
-function split(
-  A: Int32Array,
-  B: Int32Array,
-  a0: number,
-  a1: number,
-  b0: number,
-  b1: number,
-  forward: Int32Array,
-  backward: Int32Array,
-  zero: number,
-  bound: number,
-): [number, number, boolean, boolean] {
-  // Diagonal k = x - y. The forward search starts on a0 - b0, the backward one on a1 - b1.
-  const minK = a0 - b1;
-  const maxK = a1 - b0;
-  const fMid = a0 - b0;
-  const bMid = a1 - b1;
-  const odd = ((fMid - bMid) & 1) !== 0;
-  let fMin = fMid;
-  let fMax = fMid;
-  let bMin = bMid;
-  let bMax = bMid;
-  forward[zero + fMid] = a0;
-  backward[zero + bMid] = a1;
-  for (let cost = 1; ; cost++) {
-    let gotSnake = false;
-    // Forward: widen the diagonals by one each way (within the region), furthest x on each.
-    if (fMin > minK) forward[zero + --fMin - 1] = -1;
-    else fMin++;
-    if (fMax < maxK) forward[zero + ++fMax + 1] = -1;
-    else fMax--;
-    for (let k = fMax; k >= fMin; k -= 2) {
-      const left = forward[zero + k - 1]!;
-      const right = forward[zero + k + 1]!;
-      let x = left >= right ? left + 1 : right;
-      const start = x;
-      let y = x - k;
-      while (x < a1 && y < b1 && A[x] === B[y]) {
-        x++;
-        y++;
+class MiddleSnake {
+  private readonly forward: Int32Array;
+  private readonly backward: Int32Array;
+  private readonly zero: number;
+  private readonly bound: number;
+  private a0 = 0;
+  private a1 = 0;
+  private b0 = 0;
+  private b1 = 0;
+  private fMin = 0;
+  private fMax = 0;
+  private bMin = 0;
+  private bMax = 0;
+
+  constructor(
+    private readonly A: Int32Array,
+    private readonly B: Int32Array,
+  ) {
+    const diagonals = A.length + B.length + 3;
+    this.forward = new Int32Array(2 * diagonals + 1);
+    this.backward = new Int32Array(2 * diagonals + 1);
+    this.zero = diagonals;
+    this.bound = Math.max(MIN_BOUND, Math.ceil(Math.sqrt(diagonals)));
+  }
+
+  /**
+   * A point on a shortest (or, past the bound, a good) edit path through A[a0, a1) ×
+   * B[b0, b1). The ends are known to differ (trimmed), so the region needs at least two edits.
+   */
+  split(a0: number, a1: number, b0: number, b1: number, minimal: boolean): Split {
+    const { A, B, forward, backward, zero } = this;
+    Object.assign(this, { a0, a1, b0, b1 });
+    const minK = a0 - b1;
+    const maxK = a1 - b0;
+    const fMid = a0 - b0;
+    const bMid = a1 - b1;
+    const odd = ((fMid - bMid) & 1) !== 0;
+    this.fMin = this.fMax = fMid;
+    this.bMin = this.bMax = bMid;
+    forward[zero + fMid] = a0;
+    backward[zero + bMid] = a1;
+    for (let cost = 1; ; cost++) {
+      let gotSnake = false;
+      // Forward: widen the diagonals by one each way (within the region), furthest x on each.
+      if (this.fMin > minK) forward[zero + --this.fMin - 1] = -1;
+      else this.fMin++;
+      if (this.fMax < maxK) forward[zero + ++this.fMax + 1] = -1;
+      else this.fMax--;
+      for (let k = this.fMax; k >= this.fMin; k -= 2) {
+        const left = forward[zero + k - 1]!;
+        const right = forward[zero + k + 1]!;
+        let x = left >= right ? left + 1 : right;
+        const start = x;
+        let y = x - k;
+        while (x < a1 && y < b1 && A[x] === B[y]) {
+          x++;
+          y++;
+        }
+        if (x - start > SNAKE) gotSnake = true;
+        forward[zero + k] = x;
+        if (odd && this.bMin <= k && k <= this.bMax && backward[zero + k]! <= x)
+          return { x, y, lowMinimal: true, highMinimal: true };
       }
-      if (x - start > SNAKE) gotSnake = true;
-      forward[zero + k] = x;
-      if (odd && bMin <= k && k <= bMax && backward[zero + k]! <= x) return [x, y, true, true];
-    }
-    // Backward: the same from the region's end, smallest x on each diagonal.
-    if (bMin > minK) backward[zero + --bMin - 1] = 0x7fffffff;
-    else bMin++;
-    if (bMax < maxK) backward[zero + ++bMax + 1] = 0x7fffffff;
-    else bMax--;
-    for (let k = bMax; k >= bMin; k -= 2) {
-      const left = backward[zero + k - 1]!;
-      const right = backward[zero + k + 1]!;
-      let x = left < right ? left : right - 1;
-      const start = x;
-      let y = x - k;
-      while (x > a0 && y > b0 && A[x - 1] === B[y - 1]) {
-        x--;
-        y--;
+      // Backward: the same from the region's end, smallest x on each diagonal.
+      if (this.bMin > minK) backward[zero + --this.bMin - 1] = 0x7fffffff;
+      else this.bMin++;
+      if (this.bMax < maxK) backward[zero + ++this.bMax + 1] = 0x7fffffff;
+      else this.bMax--;
+      for (let k = this.bMax; k >= this.bMin; k -= 2) {
+        const left = backward[zero + k - 1]!;
+        const right = backward[zero + k + 1]!;
+        let x = left < right ? left : right - 1;
+        const start = x;
+        let y = x - k;
+        while (x > a0 && y > b0 && A[x - 1] === B[y - 1]) {
+          x--;
+          y--;
+        }
+        if (start - x > SNAKE) gotSnake = true;
+        backward[zero + k] = x;
+        if (!odd && this.fMin <= k && k <= this.fMax && x <= forward[zero + k]!)
+          return { x, y, lowMinimal: true, highMinimal: true };
       }
-      if (start - x > SNAKE) gotSnake = true;
-      backward[zero + k] = x;
-      if (!odd && fMin <= k && k <= fMax && x <= forward[zero + k]!) return [x, y, true, true];
-    }
-    if (bound === 0) continue;
-    if (gotSnake && cost > HEURISTIC_FROM) {
-      const found = snakeSplit(A, B, a0, a1, b0, b1, forward, backward, zero, fMin, fMax, bMin, bMax, cost);
+      if (minimal) continue;
+      const found = gotSnake && cost > HEURISTIC_FROM ? this.snakeSplit(cost) : undefined;
       if (found) return found;
+      if (cost >= this.bound) return this.furthest();
     }
-    if (cost >= bound) return furthest(a0, a1, b0, b1, forward, backward, zero, fMin, fMax, bMin, bMax);
   }
-}
 
-/**
- * Past HEURISTIC_FROM: the diagonal that has gone furthest for its cost (at least
- * PROGRESS_PER_COST lines per unit) and ends in SNAKE equal lines, forward or backward.
- */
-function snakeSplit(
-  A: Int32Array,
-  B: Int32Array,
-  a0: number,
-  a1: number,
-  b0: number,
-  b1: number,
-  forward: Int32Array,
-  backward: Int32Array,
-  zero: number,
-  fMin: number,
-  fMax: number,
-  bMin: number,
-  bMax: number,
-  cost: number,
-): [number, number, boolean, boolean] | undefined {
-  const fMid = a0 - b0;
-  const bMid = a1 - b1;
-  let best = 0;
-  let at: [number, number, boolean, boolean] | undefined;
-  for (let k = fMax; k >= fMin; k -= 2) {
-    const x = forward[zero + k]!;
-    const y = x - k;
-    const progress = x - a0 + (y - b0) - Math.abs(k - fMid);
-    if (progress <= PROGRESS_PER_COST * cost || progress <= best) continue;
-    if (x < a0 + SNAKE || x >= a1 || y < b0 + SNAKE || y >= b1) continue;
-    let run = 1;
-    while (run <= SNAKE && A[x - run] === B[y - run]) run++;
-    if (run > SNAKE) {
-      best = progress;
-      at = [x, y, true, false];
+  /**
+   * Past HEURISTIC_FROM: the diagonal that has gone furthest for its cost (at least
+   * PROGRESS_PER_COST lines per unit) and ends in SNAKE equal lines, forward or backward.
+   */
+  private snakeSplit(cost: number): Split | undefined {
+    const { A, B, forward, backward, zero, a0, a1, b0, b1 } = this;
+    let best = 0;
+    let at: Split | undefined;
+    for (let k = this.fMax; k >= this.fMin; k -= 2) {
+      const x = forward[zero + k]!;
+      const y = x - k;
+      const progress = x - a0 + (y - b0) - Math.abs(k - (a0 - b0));
+      if (progress <= PROGRESS_PER_COST * cost || progress <= best) continue;
+      if (x < a0 + SNAKE || x >= a1 || y < b0 + SNAKE || y >= b1) continue;
+      let run = 1;
+      while (run <= SNAKE && A[x - run] === B[y - run]) run++;
+      if (run > SNAKE) {
+        best = progress;
+        at = { x, y, lowMinimal: true, highMinimal: false };
+      }
     }
-  }
-  if (at) return at;
-  for (let k = bMax; k >= bMin; k -= 2) {
-    const x = backward[zero + k]!;
-    const y = x - k;
-    const progress = a1 - x + (b1 - y) - Math.abs(k - bMid);
-    if (progress <= PROGRESS_PER_COST * cost || progress <= best) continue;
-    if (x <= a0 || x > a1 - SNAKE || y <= b0 || y > b1 - SNAKE) continue;
-    let run = 0;
-    while (run < SNAKE && A[x + run] === B[y + run]) run++;
-    if (run === SNAKE) {
-      best = progress;
-      at = [x, y, false, true];
+    if (at) return at;
+    for (let k = this.bMax; k >= this.bMin; k -= 2) {
+      const x = backward[zero + k]!;
+      const y = x - k;
+      const progress = a1 - x + (b1 - y) - Math.abs(k - (a1 - b1));
+      if (progress <= PROGRESS_PER_COST * cost || progress <= best) continue;
+      if (x <= a0 || x > a1 - SNAKE || y <= b0 || y > b1 - SNAKE) continue;
+      let run = 0;
+      while (run < SNAKE && A[x + run] === B[y + run]) run++;
+      if (run === SNAKE) {
+        best = progress;
+        at = { x, y, lowMinimal: false, highMinimal: true };
+      }
     }
+    return at;
   }
-  return at;
-}
 
-/** At the bound: the point furthest along either search, kept on its diagonal inside the region. */
-function furthest(
-  a0: number,
-  a1: number,
-  b0: number,
-  b1: number,
-  forward: Int32Array,
-  backward: Int32Array,
-  zero: number,
-  fMin: number,
-  fMax: number,
-  bMin: number,
-  bMax: number,
-): [number, number, boolean, boolean] {
-  let fBest = -1;
-  let fx = a0;
-  for (let k = fMax; k >= fMin; k -= 2) {
-    let x = Math.min(forward[zero + k]!, a1);
-    if (x - k > b1) x = b1 + k;
-    if (x + (x - k) > fBest) {
-      fBest = x + (x - k);
-      fx = x;
+  /** At the bound: the point furthest along either search, kept on its diagonal inside the region. */
+  private furthest(): Split {
+    const { forward, backward, zero, a0, a1, b0, b1 } = this;
+    let fBest = -1;
+    let fx = a0;
+    for (let k = this.fMax; k >= this.fMin; k -= 2) {
+      let x = Math.min(forward[zero + k]!, a1);
+      if (x - k > b1) x = b1 + k;
+      if (2 * x - k > fBest) {
+        fBest = 2 * x - k;
+        fx = x;
+      }
     }
-  }
-  let bBest = Number.MAX_SAFE_INTEGER;
-  let bx = a1;
-  for (let k = bMax; k >= bMin; k -= 2) {
-    let x = Math.max(a0, backward[zero + k]!);
-    if (x - k < b0) x = b0 + k;
-    if (x + (x - k) < bBest) {
-      bBest = x + (x - k);
-      bx = x;
+    let bBest = Number.MAX_SAFE_INTEGER;
+    let bx = a1;
+    for (let k = this.bMax; k >= this.bMin; k -= 2) {
+      let x = Math.max(a0, backward[zero + k]!);
+      if (x - k < b0) x = b0 + k;
+      if (2 * x - k < bBest) {
+        bBest = 2 * x - k;
+        bx = x;
+      }
     }
+    return a1 + b1 - bBest < fBest - (a0 + b0)
+      ? { x: fx, y: fBest - fx, lowMinimal: true, highMinimal: false }
+      : { x: bx, y: bBest - bx, lowMinimal: false, highMinimal: true };
   }
-  return a1 + b1 - bBest < fBest - (a0 + b0) ? [fx, fBest - fx, true, false] : [bx, bBest - bx, false, true];
 }
