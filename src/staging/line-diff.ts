@@ -1,3 +1,5 @@
+import { boundedMyers } from '../edit/bounded-myers.js';
+
 /** One region of a line diff: `removed` lines of the old side at `oldIndex` became `added` lines at `newIndex`. */
 export interface LineChange {
   oldIndex: number;
@@ -6,14 +8,10 @@ export interface LineChange {
   added: number;
 }
 
-/** Edits beyond this make the middle one block (after the common prefix and suffix): memory stays O(D²) small. */
-const MAX_EDITS = 2000;
-
 /**
- * A minimal line diff (Myers' O(ND) algorithm over interned line ids), as change
- * regions. Many times faster than a string-token diff for review-sized sets; a
- * pair needing more than MAX_EDITS edits becomes one region between the common
- * prefix and suffix (still exact, only coarser).
+ * A line diff (Myers over interned line ids, bounded in cost: see bounded-myers.ts), as
+ * change regions: minimal for review-sized sets, near minimal (as git's) for big files
+ * with many changes, never one block for the whole file.
  */
 export function diffLineArrays(oldLines: readonly string[], newLines: readonly string[]): LineChange[] {
   let start = 0;
@@ -34,83 +32,29 @@ export function diffLineArrays(oldLines: readonly string[], newLines: readonly s
   };
   const a = Int32Array.from(oldLines.slice(start, endOld), intern);
   const b = Int32Array.from(newLines.slice(start, endNew), intern);
-  const ops = myers(a, b);
-  if (!ops) return [{ oldIndex: start, newIndex: start, removed: endOld - start, added: endNew - start }];
+  const removed = new Uint8Array(a.length);
+  const added = new Uint8Array(b.length);
+  boundedMyers(a, b, removed, added);
   const changes: LineChange[] = [];
   let x = 0;
   let y = 0;
-  let open: LineChange | undefined;
-  for (const op of ops) {
-    if (op === 0) {
-      if (open) changes.push(open);
-      open = undefined;
-      x++;
-      y++;
-      continue;
-    }
-    open ??= { oldIndex: start + x, newIndex: start + y, removed: 0, added: 0 };
-    if (op === 1) {
-      open.removed++;
-      x++;
-    } else {
-      open.added++;
-      y++;
-    }
-  }
-  if (open) changes.push(open);
-  return changes;
-}
-
-/** Edit script (0 keep, 1 delete, 2 insert), or undefined past MAX_EDITS. */
-function myers(a: Int32Array, b: Int32Array): Uint8Array | undefined {
-  const n = a.length;
-  const m = b.length;
-  const max = Math.min(n + m, MAX_EDITS);
-  const off = max + 1;
-  const v = new Int32Array(2 * max + 3);
-  const trace: Int32Array[] = [];
-  for (let d = 0; d <= max; d++) {
-    trace.push(v.slice(off - d - 1, off + d + 2));
-    for (let k = -d; k <= d; k += 2) {
-      let x =
-        k === -d || (k !== d && v[off + k - 1]! < v[off + k + 1]!) ? v[off + k + 1]! : v[off + k - 1]! + 1;
-      let y = x - k;
-      while (x < n && y < m && a[x] === b[y]) {
+  while (x < a.length || y < b.length) {
+    // One region up to the next kept pair: removed and added lines in any order.
+    const change = { oldIndex: start + x, newIndex: start + y, removed: 0, added: 0 };
+    for (;;) {
+      if (x < a.length && removed[x] === 1) {
+        change.removed++;
         x++;
+      } else if (y < b.length && added[y] === 1) {
+        change.added++;
         y++;
-      }
-      v[off + k] = x;
-      if (x >= n && y >= m) return backtrack(trace, d, n, m);
+      } else break;
+    }
+    if (change.removed + change.added > 0) changes.push(change);
+    while (x < a.length && y < b.length && removed[x] === 0 && added[y] === 0) {
+      x++;
+      y++;
     }
   }
-  return undefined;
-}
-
-function backtrack(trace: Int32Array[], depth: number, n: number, m: number): Uint8Array {
-  const out: number[] = [];
-  let x = n;
-  let y = m;
-  for (let d = depth; d > 0; d--) {
-    const v = trace[d]!;
-    // trace[d] holds v[-d-1 .. d+1] as it was before round d.
-    const at = (k: number) => v[k + d + 1]!;
-    const k = x - y;
-    const prevK = k === -d || (k !== d && at(k - 1) < at(k + 1)) ? k + 1 : k - 1;
-    const prevX = at(prevK);
-    const prevY = prevX - prevK;
-    while (x > prevX && y > prevY) {
-      out.push(0);
-      x--;
-      y--;
-    }
-    out.push(x === prevX ? 2 : 1);
-    x = prevX;
-    y = prevY;
-  }
-  while (x > 0 && y > 0) {
-    out.push(0);
-    x--;
-    y--;
-  }
-  return Uint8Array.from(out.reverse());
+  return changes;
 }
