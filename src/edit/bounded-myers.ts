@@ -58,13 +58,13 @@ function matchable(
   let seen = scratch;
   if (!seen) {
     let size = 0;
-    for (const id of A) if (id >= size) size = id + 1;
-    for (const id of B) if (id >= size) size = id + 1;
+    for (let i = 0; i < A.length; i++) size = Math.max(size, A[i]! + 1);
+    for (let j = 0; j < B.length; j++) size = Math.max(size, B[j]! + 1);
     seen = new Int32Array(size);
   }
   // Bit 1: the id is in A, bit 2: in B.
-  for (const id of A) seen[id]! |= 1;
-  for (const id of B) seen[id]! |= 2;
+  for (let i = 0; i < A.length; i++) seen[A[i]!]! |= 1;
+  for (let j = 0; j < B.length; j++) seen[B[j]!]! |= 2;
   const side = (X: Int32Array): Uint8Array | undefined => {
     let all = true;
     const kept = new Uint8Array(X.length);
@@ -75,8 +75,8 @@ function matchable(
     return all ? undefined : kept;
   };
   const kept: [Uint8Array | undefined, Uint8Array | undefined] = [side(A), side(B)];
-  for (const id of A) seen[id] = 0;
-  for (const id of B) seen[id] = 0;
+  for (let i = 0; i < A.length; i++) seen[A[i]!] = 0;
+  for (let j = 0; j < B.length; j++) seen[B[j]!] = 0;
   return kept;
 }
 

@@ -17,7 +17,7 @@ const PERIOD_MAX = 8;
 /** An insertion or a deletion up to this long is found by scanning the other side. */
 const FAR = 8192;
 /** Resync search steps per line of the texts (see DiagonalWalk.budget). */
-const STEPS_PER_LINE = 16;
+const STEPS_PER_LINE = 4;
 /**
  * A changed region ends at a sync followed by this many equal lines: a sync a period off
  * (text that repeats) is only as good as the right one until the next change, and with
@@ -26,6 +26,12 @@ const STEPS_PER_LINE = 16;
 const SETTLED = 64;
 /** Changed regions joined across ambiguous syncs are cut at one once this long (old + new lines). */
 const MERGED_MAX = 32_768;
+/**
+ * Lines the joined regions of one walk may hold in all: the exact diff of a joined region
+ * costs its lines × its changes, so past this a text with dense changes everywhere (a
+ * million lines of them) is cut at every sync, as fast as the walk, near minimal still.
+ */
+const MERGED_TOTAL = 65_536;
 
 /**
  * The equal stretches of two texts that differ here and there (the usual edit of
@@ -38,18 +44,20 @@ const MERGED_MAX = 32_768;
  * an exact diff. Only an unambiguous sync ends a region: where the text repeats,
  * a sync a period off agrees as well, and cutting there would force the diff
  * through the wrong point, so the regions on both sides of it stay one (up to
- * MERGED_MAX lines, which bounds the exact diff's work). A change the walk cannot
- * see past ends the walk, and the rest is one region.
+ * MERGED_MAX lines each and MERGED_TOTAL in all, which bound the exact diff's work). A
+ * change the walk cannot see past ends the walk, and the rest is one region.
  */
 export class DiagonalWalk {
   /** cheapest's furthest-reaching x per diagonal, reused (one resync per change). */
   private furthest: Int32Array | undefined;
   /**
-   * Search steps resyncs may still take in this walk (a resync that finds nothing costs
-   * up to NEAR² + 2 × FAR): where changes are dense the walk stops, and the exact diff
-   * takes the rest, in time bounded by the texts' size.
+   * Search steps the strict resyncs may still take in this walk (one that finds nothing
+   * costs up to NEAR² + 2 × FAR): past it, where changes are dense, the walk resyncs on
+   * SYNC equal lines only, whose search ends at the first it finds.
    */
   private budget: number;
+  /** Lines joined regions may still hold (see MERGED_TOTAL). */
+  private mergeLeft = MERGED_TOTAL;
 
   constructor(
     private readonly a: LinesWithEnds,
@@ -79,7 +87,7 @@ export class DiagonalWalk {
       // each one's choice among syncs a period apart may have drifted, and only a stretch
       // found nowhere else nearby pins the sides together again.
       if (open && n >= SETTLED && (syncs === 1 || this.unambiguous(i, j, NEAR))) {
-        yield [open[0], i, open[1], j];
+        yield this.close(open, i, j, syncs);
         open = undefined;
       }
       if (open === undefined) same(n);
@@ -94,8 +102,9 @@ export class DiagonalWalk {
       if (next === undefined) break;
       syncs++;
       const [x, y, unambiguous] = next;
-      if (unambiguous || x - open[0] + (y - open[1]) >= MERGED_MAX) {
-        yield [open[0], x, open[1], y];
+      const size = x - open[0] + (y - open[1]);
+      if (unambiguous || size >= MERGED_MAX || size >= this.mergeLeft) {
+        yield this.close(open, x, y, syncs);
         open = undefined;
       }
       i = x;
@@ -103,6 +112,17 @@ export class DiagonalWalk {
     }
     const [i0, j0] = open ?? [i, j];
     if (i0 < this.a1 || j0 < this.b1) yield [i0, this.a1, j0, this.b1];
+  }
+
+  /** The region from `open` to a[i], b[j], counted against MERGED_TOTAL when it joins several. */
+  private close(
+    open: [number, number],
+    i: number,
+    j: number,
+    syncs: number,
+  ): [number, number, number, number] {
+    if (syncs > 1) this.mergeLeft -= i - open[0] + (j - open[1]);
+    return [open[0], i, open[1], j];
   }
 
   /** How many lines from a[i], b[j] on are equal (terminators included). */
@@ -185,8 +205,10 @@ export class DiagonalWalk {
     let best: { x: number; y: number; score: number } | undefined;
     let last = reach;
     for (let d = 0; d <= last && (best === undefined || d < best.score); d++) {
-      this.budget -= d + 1;
-      if (this.budget < 0) return undefined;
+      if (strict) {
+        this.budget -= d + 1;
+        if (this.budget < 0) return undefined;
+      }
       for (let k = -d; k <= d; k += 2) {
         const down = k === -d || (k !== d && far[offset + k - 1]! < far[offset + k + 1]!);
         const x = down ? far[offset + k + 1]! : far[offset + k - 1]! + 1;
@@ -235,11 +257,16 @@ export class DiagonalWalk {
    */
   private far(i0: number, j0: number): [number, number] | undefined {
     for (let k = NEAR + 1; k <= FAR && this.budget > 0; k++, this.budget--) {
-      if (j0 + k <= this.b1 && this.synced(i0, j0 + k, true))
-        return mostlyNew(this.b, j0, this.a, i0, this.a1, k) ? [i0, j0 + k] : undefined;
-      if (i0 + k <= this.a1 && this.synced(i0 + k, j0, true))
-        return mostlyNew(this.a, i0, this.b, j0, this.b1, k) ? [i0 + k, j0] : undefined;
-      if (j0 + k > this.b1 && i0 + k > this.a1) break;
+      const inserted = j0 + k <= this.b1 && this.synced(i0, j0 + k, true);
+      if (!inserted && !(i0 + k <= this.a1 && this.synced(i0 + k, j0, true))) {
+        if (j0 + k > this.b1 && i0 + k > this.a1) break;
+        continue;
+      }
+      // Telling what the skipped lines are costs a lookup for each of them and for as many on
+      // the other side (a map of line texts: several search steps' worth each).
+      this.budget -= 16 * k;
+      if (inserted) return mostlyNew(this.b, j0, this.a, i0, this.a1, k) ? [i0, j0 + k] : undefined;
+      return mostlyNew(this.a, i0, this.b, j0, this.b1, k) ? [i0 + k, j0] : undefined;
     }
     return undefined;
   }

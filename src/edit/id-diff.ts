@@ -12,6 +12,9 @@ export type EmitRun = (kind: RunKind, count: number, coarse?: boolean) => void;
 
 /** Regions at most this big (old + new lines) go straight to Myers: anchoring them gains nothing. */
 const SMALL = 256;
+/** Time a stretch's Myers search may take past the deadline (see myers in idDiff), and per line. */
+const STRETCH_MIN_MS = 5;
+const STRETCH_MS_PER_LINE = 0.001;
 /** Anchors nest (a line unique in a region but not in its parent); past this depth, Myers decides. */
 const MAX_DEPTH = 64;
 
@@ -72,8 +75,15 @@ export function idDiff(A: Int32Array, B: Int32Array, size: number, deadline: num
     const removed = new Uint8Array(a1 - a0);
     const added = new Uint8Array(b1 - b0);
     let late = false;
+    // Each stretch gets a little time even past the deadline, in proportion to its size (the
+    // bounded search costs its lines × at most a few hundred): a big file's many small
+    // stretches finish, and only one that is truly costly is cut short.
+    const until = Math.max(
+      deadline,
+      performance.now() + STRETCH_MIN_MS + (a1 - a0 + (b1 - b0)) * STRETCH_MS_PER_LINE,
+    );
     const past = () => {
-      late ||= performance.now() > deadline;
+      late ||= performance.now() > until;
       return late;
     };
     boundedMyers(A.subarray(a0, a1), B.subarray(b0, b1), removed, added, past, countA);
