@@ -24,12 +24,13 @@ const STEPS_PER_LINE = 4;
  * changes this far apart the walk's cheapest sync is the right one.
  */
 const SETTLED = 64;
-/** Changed regions joined across ambiguous syncs are cut at one once this long (old + new lines). */
-const MERGED_MAX = 32_768;
 /**
- * Lines the joined regions of one walk may hold in all: the exact diff of a joined region
- * costs its lines × its changes, so past this a text with dense changes everywhere (a
- * million lines of them) is cut at every sync, as fast as the walk, near minimal still.
+ * Lines the regions joined across ambiguous syncs may hold, in one walk: the exact diff
+ * of a joined region costs its lines × its changes (bounded: see bounded-myers.ts), so
+ * past this a text with dense changes everywhere (a million lines of them) is cut at every
+ * sync instead, as fast as the walk and near minimal still. A joined region is not cut
+ * before: in low-entropy text the walk's position may have drifted far from the right
+ * alignment by then, and a cut there would force the diff through it.
  */
 const MERGED_TOTAL = 65_536;
 
@@ -44,7 +45,7 @@ const MERGED_TOTAL = 65_536;
  * an exact diff. Only an unambiguous sync ends a region: where the text repeats,
  * a sync a period off agrees as well, and cutting there would force the diff
  * through the wrong point, so the regions on both sides of it stay one (up to
- * MERGED_MAX lines each and MERGED_TOTAL in all, which bound the exact diff's work). A
+ * MERGED_TOTAL lines in all, which bounds the exact diff's work). A
  * change the walk cannot see past ends the walk, and the rest is one region.
  */
 export class DiagonalWalk {
@@ -103,7 +104,7 @@ export class DiagonalWalk {
       syncs++;
       const [x, y, unambiguous] = next;
       const size = x - open[0] + (y - open[1]);
-      if (unambiguous || size >= MERGED_MAX || size >= this.mergeLeft) {
+      if (unambiguous || size >= this.mergeLeft) {
         yield this.close(open, x, y, syncs);
         open = undefined;
       }

@@ -70,4 +70,22 @@ describe('payload diff on dense edits of low-entropy text', () => {
       { numRuns: 60 },
     );
   });
+
+  it('a million lines of repeating text with dense edits everywhere: exact, near the edits made', () => {
+    const r = seededRandom(3);
+    const a = Array.from({ length: 1_000_000 }, (_, i) => `l${i % 3}`);
+    let made = 0;
+    const b = a.flatMap((line) => {
+      const t = r();
+      if (t >= 0.1) return [line];
+      made++;
+      return t < 0.05 ? [] : [`l${Math.floor(r() * 3)}`, line];
+    });
+    const before = `${a.join('\n')}\n`;
+    const after = `${b.join('\n')}\n`;
+    const d = boundedUnifiedDiff(before, after, { oldPath: 'a', newPath: 'b', timeBudgetMs: 600_000 });
+    expect(d.coarse).toBe(false);
+    expect(applyPatch(before, d.unifiedDiff)).toBe(after);
+    expect(d.added + d.removed).toBeLessThanOrEqual(1.1 * made);
+  });
 });
