@@ -141,7 +141,7 @@ export const listFiles: SandboxTool<ListFilesInput, ListFilesOutput> = {
     const nested = ctx.sandbox.mounts.length > 1;
     const consider = (vp: string, isDir: boolean) => {
       if (!everywhere && !ctx.sandbox.canRead(vp)) return;
-      if (!matches(relativeToBase(vp))) return;
+      if (!matches(relativeToBase(vp), isDir)) return;
       if (found.length >= max) {
         truncated = true;
         return;
