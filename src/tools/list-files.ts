@@ -154,11 +154,16 @@ export const listFiles: SandboxTool<ListFilesInput, ListFilesOutput> = {
     const counted = { visited: 0 };
     const keyOf = (r: ListRoot) => ('dir' in r ? `${r.dir.virtualDir}/` : r.file);
     const sortedRoots = [...roots].sort((a, b) => byCodeUnits(keyOf(a), keyOf(b)));
-    // Past MAX_VISITED entries read, no further directory is read: the listing so far is still
-    // the start of the whole one, and says it is truncated.
+    // A directory below which no path can match is not read (the cap is not spent on it): a listing
+    // that read every directory the pattern can reach is complete. Past MAX_VISITED entries read,
+    // no further directory is read: the listing so far is still the start of the whole one, and
+    // says it is truncated.
     const enter = async (dir: WalkRoot) => {
+      if (dir.virtualDir !== base && !matches.mayMatchBelow(relativeToBase(dir.virtualDir))) return undefined;
       if (counted.visited >= MAX_VISITED) truncated = true;
-      return truncated ? undefined : { children: await childrenOf(ctx, dir, nested, counted), at: 0 };
+      if (truncated) return undefined;
+      const children = await childrenOf(ctx, dir, nested, counted);
+      return { children, at: 0 };
     };
     for (const listed of sortedRoots) {
       if ('file' in listed) {
