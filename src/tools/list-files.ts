@@ -152,6 +152,7 @@ export const listFiles: SandboxTool<ListFilesInput, ListFilesOutput> = {
     // come in sorted order, so a capped listing is the first entries of the whole one, and the walk
     // stops at the first match past the cap (the rest of the tree would be read for nothing).
     const counted = { visited: 0 };
+    const pace = eventLoopPace();
     const keyOf = (r: ListRoot) => ('dir' in r ? `${r.dir.virtualDir}/` : r.file);
     const sortedRoots = [...roots].sort((a, b) => byCodeUnits(keyOf(a), keyOf(b)));
     // A directory below which no path can match is not read (the cap is not spent on it): a listing
@@ -163,6 +164,7 @@ export const listFiles: SandboxTool<ListFilesInput, ListFilesOutput> = {
       if (counted.visited >= MAX_VISITED) truncated = true;
       if (truncated) return undefined;
       const children = await childrenOf(ctx, dir, nested, counted);
+      pace.read();
       return { children, at: 0 };
     };
     for (const listed of sortedRoots) {
@@ -183,6 +185,7 @@ export const listFiles: SandboxTool<ListFilesInput, ListFilesOutput> = {
           continue;
         }
         consider(child.virtualPath, child.dir !== undefined);
+        if (pace.due()) await pace.yield();
         if (!child.dir || truncated) continue;
         const inner = await enter(child.dir);
         if (inner) stack.push(inner);
@@ -194,6 +197,28 @@ export const listFiles: SandboxTool<ListFilesInput, ListFilesOutput> = {
     return { path: base, pattern, entries, count: entries.length, truncated };
   },
 };
+
+/**
+ * Matching one directory's names runs without an await: a long pattern over thousands of long
+ * names held the event loop for seconds. Every few entries the walk checks the time, and past a
+ * slice it lets timers and I/O run (a directory read is such a pause already).
+ */
+function eventLoopPace() {
+  const SLICE_MS = 20;
+  let since = performance.now();
+  let entries = 0;
+  return {
+    /** Checked every 64 entries: a clock read per entry would cost more than most matches. */
+    due: () => (++entries & 63) === 0 && performance.now() - since > SLICE_MS,
+    read: () => {
+      since = performance.now();
+    },
+    yield: async () => {
+      await new Promise((resolve) => setImmediate(resolve));
+      since = performance.now();
+    },
+  };
+}
 
 /** An entry of a listed directory; `dir` when the walk descends into it. */
 interface Child {
