@@ -63,7 +63,7 @@ function firstGroup(p: string): Group | undefined {
 }
 
 /** The index of the `]` closing a set opened at p[at] within its segment, or -1 (a literal `[`). */
-export function setEnd(p: string, at: number): number {
+function setEnd(p: string, at: number): number {
   let i = at + 1;
   if (p[i] === '!' || p[i] === '^') i++;
   // The first character of a set is a member, even "]".
