@@ -12,6 +12,9 @@ export type EmitRun = (kind: RunKind, count: number, coarse?: boolean) => void;
 
 /** Regions at most this big (old + new lines) go straight to Myers: anchoring them gains nothing. */
 const SMALL = 256;
+/** Regions this big on both sides, where under UNRELATED_SHARE of the new lines could be kept, are one replacement. */
+const UNRELATED_MIN = 500;
+const UNRELATED_SHARE = 0.05;
 /** Time a stretch's Myers search may take past the deadline (see myers in idDiff), and per line. */
 const STRETCH_MIN_MS = 5;
 const STRETCH_MS_PER_LINE = 0.001;
@@ -49,22 +52,34 @@ export function idDiff(A: Int32Array, B: Int32Array, size: number, deadline: num
       emit('-', a1 - a0);
       emit('+', b1 - b0);
     } else if (a1 - a0 + (b1 - b0) > SMALL && depth < MAX_DEPTH) {
-      const anchors = uniqueAnchors(A, B, a0, a1, b0, b1, countA, countB, whereB);
-      if (anchors.length > 0) {
+      const { anchors, pairs } = uniqueAnchors(A, B, a0, a1, b0, b1, countA, countB, whereB);
+      // At most this many lines can be kept: the anchors' chain of unique lines, and each
+      // line of the old side that is not unique on both sides.
+      const keepable = anchors.length / 2 + (a1 - a0 - pairs);
+      const unrelated = Math.min(a1 - a0, b1 - b0) >= UNRELATED_MIN && keepable < UNRELATED_SHARE * (b1 - b0);
+      if (anchors.length > 0 || unrelated) {
+        // Sides that share almost no line in order (a file rewritten, its lines reversed) are
+        // replaced between their few anchors, which is what they are: Myers would search
+        // them for lines × bound to find the few lines more it could keep.
+        const between = unrelated ? replaced : region;
         let i0 = a0;
         let j0 = b0;
         for (let k = 0; k < anchors.length; k += 2) {
           const i = anchors[k]!;
           const j = anchors[k + 1]!;
-          if (i > i0 || j > j0) region(i0, i, j0, j, depth + 1);
+          if (i > i0 || j > j0) between(i0, i, j0, j, depth + 1);
           emit('=', 1);
           i0 = i + 1;
           j0 = j + 1;
         }
-        if (i0 < a1 || j0 < b1) region(i0, a1, j0, b1, depth + 1);
+        if (i0 < a1 || j0 < b1) between(i0, a1, j0, b1, depth + 1);
       } else myers(a0, a1, b0, b1);
     } else myers(a0, a1, b0, b1);
     emit('=', tail);
+  };
+  const replaced = (a0: number, a1: number, b0: number, b1: number) => {
+    emit('-', a1 - a0);
+    emit('+', b1 - b0);
   };
   const myers = (a0: number, a1: number, b0: number, b1: number) => {
     if (mostlyUnrelated(A, B, a0, a1, b0, b1, countA)) {
@@ -98,7 +113,7 @@ export function idDiff(A: Int32Array, B: Int32Array, size: number, deadline: num
 /**
  * Lines that occur exactly once in old[a0, a1) and once in new[b0, b1), paired, as
  * the longest chain increasing on both sides (patience sorting, O(k log k)); flat
- * [i0, j0, i1, j1, …].
+ * [i0, j0, i1, j1, …]; and how many such pairs there are.
  */
 function uniqueAnchors(
   A: Int32Array,
@@ -110,7 +125,7 @@ function uniqueAnchors(
   countA: Int32Array,
   countB: Int32Array,
   whereB: Int32Array,
-): Int32Array {
+): { anchors: Int32Array; pairs: number } {
   for (let i = a0; i < a1; i++) countA[A[i]!]!++;
   for (let j = b0; j < b1; j++) {
     countB[B[j]!]!++;
@@ -130,7 +145,7 @@ function uniqueAnchors(
   }
   for (let i = a0; i < a1; i++) countA[A[i]!] = 0;
   for (let j = b0; j < b1; j++) countB[B[j]!] = 0;
-  return longestIncreasing(is, js);
+  return { anchors: longestIncreasing(is, js), pairs: n };
 }
 
 /** The longest chain of pairs (is ascending) whose js ascend too, flat [i, j, …]. */
@@ -169,7 +184,7 @@ function mostlyUnrelated(
   b1: number,
   countA: Int32Array,
 ): boolean {
-  if (a1 - a0 < 500 || b1 - b0 < 500) return false;
+  if (a1 - a0 < UNRELATED_MIN || b1 - b0 < UNRELATED_MIN) return false;
   for (let i = a0; i < a1; i++) countA[A[i]!]!++;
   // At most this many lines can be kept: each old line pairs with one new line at most
   // (a line that occurs once on one side and 1,000 times on the other keeps one).
@@ -181,7 +196,7 @@ function mostlyUnrelated(
     }
   }
   for (let i = a0; i < a1; i++) countA[A[i]!] = 0;
-  return keepable < (b1 - b0) * 0.05;
+  return keepable < (b1 - b0) * UNRELATED_SHARE;
 }
 
 /** The edit script of lines marked removed (old side) and added (new side), as runs. */

@@ -1,4 +1,4 @@
-import { boundedMyers } from '../edit/bounded-myers.js';
+import { idDiff } from '../edit/id-diff.js';
 
 /** One region of a line diff: `removed` lines of the old side at `oldIndex` became `added` lines at `newIndex`. */
 export interface LineChange {
@@ -9,9 +9,10 @@ export interface LineChange {
 }
 
 /**
- * A line diff (Myers over interned line ids, bounded in cost: see bounded-myers.ts), as
- * change regions: minimal for review-sized sets, near minimal (as git's) for big files
- * with many changes, never one block for the whole file.
+ * A line diff over interned line ids (the payload diff's: patience anchors, Myers bounded
+ * in cost between them; see id-diff.ts), as change regions: minimal for review-sized
+ * sets, near minimal (as git's) for big files with many changes, one block only where
+ * the sides share almost no line.
  */
 export function diffLineArrays(oldLines: readonly string[], newLines: readonly string[]): LineChange[] {
   let start = 0;
@@ -32,29 +33,30 @@ export function diffLineArrays(oldLines: readonly string[], newLines: readonly s
   };
   const a = Int32Array.from(oldLines.slice(start, endOld), intern);
   const b = Int32Array.from(newLines.slice(start, endNew), intern);
-  const removed = new Uint8Array(a.length);
-  const added = new Uint8Array(b.length);
-  boundedMyers(a, b, removed, added);
   const changes: LineChange[] = [];
-  let x = 0;
-  let y = 0;
-  while (x < a.length || y < b.length) {
-    // One region up to the next kept pair: removed and added lines in any order.
-    const change = { oldIndex: start + x, newIndex: start + y, removed: 0, added: 0 };
-    for (;;) {
-      if (x < a.length && removed[x] === 1) {
-        change.removed++;
-        x++;
-      } else if (y < b.length && added[y] === 1) {
-        change.added++;
-        y++;
-      } else break;
+  let x = start;
+  let y = start;
+  let open: LineChange | undefined;
+  // No deadline: a review waits for its hunks (the search is bounded in cost).
+  idDiff(a, b, ids.size, Number.POSITIVE_INFINITY, (kind, count) => {
+    if (count <= 0) return;
+    if (kind === '=') {
+      open = undefined;
+      x += count;
+      y += count;
+      return;
     }
-    if (change.removed + change.added > 0) changes.push(change);
-    while (x < a.length && y < b.length && removed[x] === 0 && added[y] === 0) {
-      x++;
-      y++;
+    if (!open) {
+      open = { oldIndex: x, newIndex: y, removed: 0, added: 0 };
+      changes.push(open);
     }
-  }
+    if (kind === '-') {
+      open.removed += count;
+      x += count;
+    } else {
+      open.added += count;
+      y += count;
+    }
+  });
   return changes;
 }
