@@ -24,6 +24,8 @@ const STEPS_PER_LINE = 4;
  * changes this far apart the walk's cheapest sync is the right one.
  */
 const SETTLED = 64;
+/** Syncs a region may have taken and still end at a SETTLED run whatever its text (see changed). */
+const SETTLED_SYNCS = 4;
 /**
  * Lines the regions joined across ambiguous syncs may hold, in one walk: the exact diff
  * of a joined region costs its lines × its changes (bounded: see bounded-myers.ts), so
@@ -32,7 +34,7 @@ const SETTLED = 64;
  * before: in low-entropy text the walk's position may have drifted far from the right
  * alignment by then, and a cut there would force the diff through it.
  */
-const MERGED_TOTAL = 65_536;
+const MERGED_TOTAL = 262_144;
 
 /**
  * The equal stretches of two texts that differ here and there (the usual edit of
@@ -84,10 +86,10 @@ export class DiagonalWalk {
     let syncs = 0;
     for (;;) {
       const n = this.equalRun(i, j);
-      // After one change, the cheapest sync is the right one; after several close together,
+      // After a few changes, the cheapest syncs are the right ones; after many close together,
       // each one's choice among syncs a period apart may have drifted, and only a stretch
       // found nowhere else nearby pins the sides together again.
-      if (open && n >= SETTLED && (syncs === 1 || this.unambiguous(i, j, NEAR))) {
+      if (open && n >= SETTLED && (syncs <= SETTLED_SYNCS || this.unambiguous(i, j, NEAR))) {
         yield this.close(open, i, j, syncs);
         open = undefined;
       }

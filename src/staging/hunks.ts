@@ -1,4 +1,4 @@
-import { diffLineArrays } from './line-diff.js';
+import { diffTexts } from './line-diff.js';
 
 /**
  * One change region between a file's base and its staged content, with no
@@ -26,7 +26,7 @@ export function computeHunks(path: string, base: string, staged: string): Hunk[]
   if (base === staged) return [];
   const oldLines = splitLines(base);
   const newLines = splitLines(staged);
-  return diffLineArrays(oldLines, newLines).map((c) =>
+  return diffTexts(base, staged).map((c) =>
     makeHunk(
       path,
       c.oldIndex,

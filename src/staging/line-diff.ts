@@ -1,4 +1,5 @@
-import { idDiff } from '../edit/id-diff.js';
+import { anchoredDiff } from '../edit/anchored-diff.js';
+import { LineTable } from '../edit/line-table.js';
 
 /** One region of a line diff: `removed` lines of the old side at `oldIndex` became `added` lines at `newIndex`. */
 export interface LineChange {
@@ -9,42 +10,26 @@ export interface LineChange {
 }
 
 /**
- * A line diff over interned line ids (the payload diff's: patience anchors, Myers bounded
- * in cost between them; see id-diff.ts), as change regions: minimal for review-sized
- * sets, near minimal (as git's) for big files with many changes, one block only where
- * the sides share almost no line.
+ * The line diff of two texts (lines end at `\n`, terminators included), as change
+ * regions: the payload diff's own (see anchored-diff.ts), so a review shows the changes
+ * an approval would, minimal for review-sized sets and near minimal (as git's) for big
+ * files with many changes, in time linear in the texts for the usual edit. No deadline:
+ * a review waits for its hunks (every search in it is bounded in cost).
  */
-export function diffLineArrays(oldLines: readonly string[], newLines: readonly string[]): LineChange[] {
-  let start = 0;
-  while (start < oldLines.length && start < newLines.length && oldLines[start] === newLines[start]) start++;
-  let endOld = oldLines.length;
-  let endNew = newLines.length;
-  while (endOld > start && endNew > start && oldLines[endOld - 1] === newLines[endNew - 1]) {
-    endOld--;
-    endNew--;
-  }
-  if (start === endOld && start === endNew) return [];
-  const ids = new Map<string, number>();
-  const intern = (l: string) => {
-    const known = ids.get(l);
-    if (known !== undefined) return known;
-    ids.set(l, ids.size);
-    return ids.size - 1;
-  };
-  const a = Int32Array.from(oldLines.slice(start, endOld), intern);
-  const b = Int32Array.from(newLines.slice(start, endNew), intern);
+export function diffTexts(oldText: string, newText: string): LineChange[] {
+  const { runs } = anchoredDiff(new LineTable(oldText), new LineTable(newText), Number.POSITIVE_INFINITY);
   const changes: LineChange[] = [];
-  let x = start;
-  let y = start;
+  let x = 0;
+  let y = 0;
   let open: LineChange | undefined;
-  // No deadline: a review waits for its hunks (the search is bounded in cost).
-  idDiff(a, b, ids.size, Number.POSITIVE_INFINITY, (kind, count) => {
-    if (count <= 0) return;
+  for (let r = 0; r < runs.length; r++) {
+    const kind = runs.kind(r);
+    const count = runs.count(r);
     if (kind === '=') {
       open = undefined;
       x += count;
       y += count;
-      return;
+      continue;
     }
     if (!open) {
       open = { oldIndex: x, newIndex: y, removed: 0, added: 0 };
@@ -57,6 +42,6 @@ export function diffLineArrays(oldLines: readonly string[], newLines: readonly s
       open.added += count;
       y += count;
     }
-  });
+  }
   return changes;
 }
