@@ -26,7 +26,12 @@ function check(tool: string, g: Shape, before: string, r: Awaited<ReturnType<typ
   const plus = body.filter((l: string) => l.startsWith('+')).length;
   const minus = body.filter((l: string) => l.startsWith('-')).length;
   const gc = gitCounts(before, written);
-  const ctx = JSON.stringify({ tool, g, lib: [p.added, p.removed, p.diffCoarse], git: [gc.added, gc.removed] });
+  const ctx = JSON.stringify({
+    tool,
+    g,
+    lib: [p.added, p.removed, p.diffCoarse],
+    git: [gc.added, gc.removed],
+  });
   expect(ok, `diff does not apply: ${ctx}`).toBe(true);
   expect([plus, minus], `counts vs diff body: ${ctx}`).toEqual([p.added, p.removed]);
   expect(p.diffCoarse ?? false, ctx).toBe(false);
@@ -75,7 +80,9 @@ describe('rt63 holds: approval diffs are exact on every byte shape (small inputs
         if (before === after) return;
         const split = (t: string) => t.match(/[^\n]*\n|[^\n]+$/g) ?? [];
         const body = (ls: string[], s: string) =>
-          ls.map((l) => (l.endsWith('\n') ? `${s}${l}` : `${s}${l}\n\\ No newline at end of file\n`)).join('');
+          ls
+            .map((l) => (l.endsWith('\n') ? `${s}${l}` : `${s}${l}\n\\ No newline at end of file\n`))
+            .join('');
         const A = split(before);
         const B = split(after);
         const diff = `--- a/f.txt\n+++ b/f.txt\n@@ -1,${A.length} +1,${B.length} @@\n${body(A, '-')}${body(B, '+')}`;
@@ -100,13 +107,22 @@ describe('rt63 holds: approval diffs are exact on every byte shape (small inputs
           const h = await anchors(inner);
           const n = lineCount(before);
           if (n === 1)
-            return ['edit_lines', { path: '/f.txt', sanity: 'off', operations: [{ op: 'replace_line', hash: h[0], content: after }] }];
+            return [
+              'edit_lines',
+              {
+                path: '/f.txt',
+                sanity: 'off',
+                operations: [{ op: 'replace_line', hash: h[0], content: after }],
+              },
+            ];
           return [
             'edit_lines',
             {
               path: '/f.txt',
               sanity: 'off',
-              operations: [{ op: 'replace_range', start_hash: h[0], end_hash: h[lineCount(before) - 1], content: after }],
+              operations: [
+                { op: 'replace_range', start_hash: h[0], end_hash: h[lineCount(before) - 1], content: after },
+              ],
             },
           ];
         });

@@ -44,7 +44,13 @@ function payloadOf(o: any, t0: number): Payload {
   if (!o.ok) throw new Error(`dry run failed: ${o.error.code} ${o.error.message}`);
   const p = o.data.payload;
   const unifiedDiff: string = p.unifiedDiff; // built on first read: time it too
-  return { added: p.added, removed: p.removed, diffCoarse: p.diffCoarse, unifiedDiff, ms: performance.now() - t0 };
+  return {
+    added: p.added,
+    removed: p.removed,
+    diffCoarse: p.diffCoarse,
+    unifiedDiff,
+    ms: performance.now() - t0,
+  };
 }
 
 /** write_file of `after` over `before` (dry run). */
@@ -55,7 +61,12 @@ export async function writePayload(before: string, after: string): Promise<Paylo
 }
 
 /** edit_file replacing the whole text (old_string = before, new_string = after), dry run. */
-export async function editPayload(before: string, after: string, oldS = before, newS = after): Promise<Payload> {
+export async function editPayload(
+  before: string,
+  after: string,
+  oldS = before,
+  newS = after,
+): Promise<Payload> {
   const { ts } = toolsetOn(before);
   const t0 = performance.now();
   return payloadOf(
@@ -65,7 +76,12 @@ export async function editPayload(before: string, after: string, oldS = before, 
 }
 
 /** edit_lines replace_range over lines [start, end] (0-based, inclusive) with `content`, dry run. */
-export async function editLinesPayload(before: string, start: number, end: number, content: string): Promise<Payload> {
+export async function editLinesPayload(
+  before: string,
+  start: number,
+  end: number,
+  content: string,
+): Promise<Payload> {
   const { ts } = toolsetOn(before);
   const rd = (await ts.callTool('read_file', { path: '/f.txt', hashes: true })) as any;
   if (!rd.ok) throw new Error(rd.error.message);
@@ -89,11 +105,18 @@ export async function patchPayload(before: string, after: string): Promise<Paylo
   const a = splitKeep(before);
   const b = splitKeep(after);
   const body = (ls: string[], sign: string) =>
-    ls.map((l) => (l.endsWith('\n') ? `${sign}${l}` : `${sign}${l}\n\\ No newline at end of file\n`)).join('');
+    ls
+      .map((l) => (l.endsWith('\n') ? `${sign}${l}` : `${sign}${l}\n\\ No newline at end of file\n`))
+      .join('');
   const diff = `--- a/f.txt\n+++ b/f.txt\n@@ -1,${a.length} +1,${b.length} @@\n${body(a, '-')}${body(b, '+')}`;
   const t0 = performance.now();
   return payloadOf(
-    await ts.callTool('patch_file', { path: '/f.txt', unified_diff: diff, base_sha256: st.data.sha256, dryRun: true }),
+    await ts.callTool('patch_file', {
+      path: '/f.txt',
+      unified_diff: diff,
+      base_sha256: st.data.sha256,
+      dryRun: true,
+    }),
     t0,
   );
 }
@@ -104,7 +127,10 @@ export function applies(before: string, after: string, unified: string): boolean
 }
 
 /** `git diff --no-index --text -U0` counts (default heuristics; binary files as text) and the time git took. */
-export function gitCounts(before: string | Buffer, after: string | Buffer): { added: number; removed: number; ms: number } {
+export function gitCounts(
+  before: string | Buffer,
+  after: string | Buffer,
+): { added: number; removed: number; ms: number } {
   const d = tempDir('rt63-git-');
   writeFileSync(join(d, 'a'), before);
   writeFileSync(join(d, 'b'), after);
@@ -142,7 +168,10 @@ export interface StagedFile {
 export async function stageWrites(files: readonly StagedFile[]) {
   const dir = tempDir('rt63-s-');
   for (const f of files) writeFileSync(join(dir, f.name), f.before);
-  const ts = new FileSystemToolset(Sandbox.fromDirectory(dir, { mode: 'rw' }), { staging: true, limits: LIMITS });
+  const ts = new FileSystemToolset(Sandbox.fromDirectory(dir, { mode: 'rw' }), {
+    staging: true,
+    limits: LIMITS,
+  });
   for (const f of files) {
     const content = typeof f.after === 'string' ? f.after : f.after.toString('utf8');
     const o = (await ts.callTool('write_file', { path: `/${f.name}`, content })) as any;
@@ -164,7 +193,11 @@ export interface HunkLike {
 }
 
 /** Reference: the base with exactly `accepted` hunks applied (hunks are context-free, non-overlapping). */
-export function applyHunksRef(base: string, hunks: readonly HunkLike[], accepted: ReadonlySet<string>): string {
+export function applyHunksRef(
+  base: string,
+  hunks: readonly HunkLike[],
+  accepted: ReadonlySet<string>,
+): string {
   const lines = splitKeep(base);
   const out: string[] = [];
   let at = 0;
@@ -173,7 +206,8 @@ export function applyHunksRef(base: string, hunks: readonly HunkLike[], accepted
     if (h.oldIndex < at) throw new Error(`hunks overlap at ${h.oldIndex}`);
     out.push(...lines.slice(at, h.oldIndex));
     const old = lines.slice(h.oldIndex, h.oldIndex + h.removed.length);
-    if (old.join('') !== h.removed.join('')) throw new Error(`hunk ${h.id} removed lines differ from base at ${h.oldIndex}`);
+    if (old.join('') !== h.removed.join(''))
+      throw new Error(`hunk ${h.id} removed lines differ from base at ${h.oldIndex}`);
     if (accepted.has(h.id)) out.push(...h.added);
     else out.push(...old);
     at = h.oldIndex + h.removed.length;
@@ -232,7 +266,12 @@ export async function anchors(inner: FileSystemToolset): Promise<string[]> {
 // ------------------------------------------------------------------------------------------- shapes
 
 /** Each line: with probability d/3 deleted, d/3 preceded by a random alphabet line, d/3 replaced by one. */
-export function denseEdit(a: readonly string[], r: () => number, d: number, alph: readonly string[]): string[] {
+export function denseEdit(
+  a: readonly string[],
+  r: () => number,
+  d: number,
+  alph: readonly string[],
+): string[] {
   return a.flatMap((l) => {
     const x = r();
     if (x < d / 3) return [];
@@ -243,17 +282,31 @@ export function denseEdit(a: readonly string[], r: () => number, d: number, alph
 }
 
 /** "HEAD", n lines of period p ("L0".."L{p-1}"), "TAIL"; and the same with the middle densely edited. */
-export function periodicPair(n: number, p: number, d: number, r: () => number): { before: string; after: string } {
+export function periodicPair(
+  n: number,
+  p: number,
+  d: number,
+  r: () => number,
+): { before: string; after: string } {
   const blk = Array.from({ length: p }, (_, i) => `L${i}`);
   const mid = Array.from({ length: n }, (_, i) => blk[i % p]!);
-  return { before: text(['HEAD', ...mid, 'TAIL']), after: text(['HEAD', ...denseEdit(mid, r, d, blk), 'TAIL']) };
+  return {
+    before: text(['HEAD', ...mid, 'TAIL']),
+    after: text(['HEAD', ...denseEdit(mid, r, d, blk), 'TAIL']),
+  };
 }
 
 /** write_file dry-run payload with explicit limits (e.g. a larger diffTimeBudgetMs). */
-export async function writePayloadWith(before: string, after: string, limits: Record<string, number>): Promise<Payload> {
+export async function writePayloadWith(
+  before: string,
+  after: string,
+  limits: Record<string, number>,
+): Promise<Payload> {
   const dir = tempDir('rt63-wl-');
   writeFileSync(join(dir, 'f.txt'), before);
-  const ts = new FileSystemToolset(Sandbox.fromDirectory(dir, { mode: 'rw' }), { limits: { ...LIMITS, ...limits } });
+  const ts = new FileSystemToolset(Sandbox.fromDirectory(dir, { mode: 'rw' }), {
+    limits: { ...LIMITS, ...limits },
+  });
   const t0 = performance.now();
   return payloadOf(await ts.callTool('write_file', { path: '/f.txt', content: after, dryRun: true }), t0);
 }

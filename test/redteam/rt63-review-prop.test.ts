@@ -46,12 +46,13 @@ describe('rt63 holds: change-set hunks, random subsets accepted', () => {
           const hc = hunkCounts(cf!.hunks as any);
           expect([cf!.added, cf!.removed]).toEqual([hc.added, hc.removed]);
           const gc = gitCounts(f.before, f.after);
-          expect(hc.added + hc.removed, `hunks vs git ${JSON.stringify([hc, gc, specs[i]])}`).toBeLessThanOrEqual(
-            1.1 * (gc.added + gc.removed) + 2,
-          );
+          expect(
+            hc.added + hc.removed,
+            `hunks vs git ${JSON.stringify([hc, gc, specs[i]])}`,
+          ).toBeLessThanOrEqual(1.1 * (gc.added + gc.removed) + 2);
           // a random subset
           const pick = specs[i]![1];
-          const acc = new Set(cf!.hunks.filter((_, k) => ((pick >> k % 30) & 1) === 1).map((h) => h.id));
+          const acc = new Set(cf!.hunks.filter((_, k) => ((pick >> (k % 30)) & 1) === 1).map((h) => h.id));
           decisions.files[cf!.path] = {
             action: 'hunks',
             hunks: Object.fromEntries(cf!.hunks.map((h) => [h.id, acc.has(h.id) ? 'accept' : 'reject'])),
@@ -63,7 +64,9 @@ describe('rt63 holds: change-set hunks, random subsets accepted', () => {
         expect(res.ok, JSON.stringify(res.error)).toBe(true);
         for (const [name, want] of expected) {
           const got = readFileSync(join(s.dir, name), 'utf8');
-          expect(got === want, `${name}: subset result differs (len ${got.length} vs ${want.length})`).toBe(true);
+          expect(got === want, `${name}: subset result differs (len ${got.length} vs ${want.length})`).toBe(
+            true,
+          );
         }
       }),
       { numRuns: 60, seed: 6310 },

@@ -6,7 +6,16 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { seededRandom } from '../helpers/seeded-rng.js';
-import { applyHunksRef, cleanupRt63, denseEdit, gitCounts, hunkCounts, stageWrites, text, writePayload } from './rt63-helpers.js';
+import {
+  applyHunksRef,
+  cleanupRt63,
+  denseEdit,
+  gitCounts,
+  hunkCounts,
+  stageWrites,
+  text,
+  writePayload,
+} from './rt63-helpers.js';
 
 afterEach(cleanupRt63);
 
@@ -38,9 +47,18 @@ describe('rt63: change-set review at scale', () => {
     const acc = new Set(f.hunks.filter(() => r() < 0.5).map((x) => x.id));
     const want = applyHunksRef(before, f.hunks as any, acc);
     const t0 = performance.now();
-    const res: any = await s.staging.apply({ changeSetId: s.set.id, files: { '/f.txt': hunkDecision(f.hunks, acc) } } as any);
+    const res: any = await s.staging.apply({
+      changeSetId: s.set.id,
+      files: { '/f.txt': hunkDecision(f.hunks, acc) },
+    } as any);
     const applyMs = performance.now() - t0;
-    console.log({ hunks: f.hunks.length, h, git: [g.added, g.removed], changeSetMs: Math.round(s.ms), applyMs: Math.round(applyMs) });
+    console.log({
+      hunks: f.hunks.length,
+      h,
+      git: [g.added, g.removed],
+      changeSetMs: Math.round(s.ms),
+      applyMs: Math.round(applyMs),
+    });
     expect(res.ok, JSON.stringify(res.error)).toBe(true);
     expect([h.added, h.removed]).toEqual([g.added, g.removed]);
     expect(readFileSync(join(s.dir, 'f.txt'), 'utf8') === want).toBe(true);
@@ -56,7 +74,11 @@ describe('rt63: change-set review at scale', () => {
       const a = Array.from({ length: 500 + Math.floor(r() * 2500) }, (_, k) => blk[k % p]!);
       const b = denseEdit(a, r, 0.05 + r() * 0.35, blk);
       const eol = ['\n', '\r\n'][i % 2]!;
-      return { name: `f${i}.txt`, before: text(a, eol), after: text(b, eol).slice(0, i % 3 === 0 ? -eol.length : undefined) };
+      return {
+        name: `f${i}.txt`,
+        before: text(a, eol),
+        after: text(b, eol).slice(0, i % 3 === 0 ? -eol.length : undefined),
+      };
     });
     const s = await stageWrites(files);
     const decisions: any = { changeSetId: s.set.id, files: {} };
@@ -90,7 +112,11 @@ describe('rt63: change-set review at scale', () => {
       expect([h.added, h.removed]).toEqual([N - 1, N - 1]); // holds: minimal (one line kept)
       if (N === 1_000_000) {
         const p = await writePayload(before, after);
-        console.log('reversed:', { changeSetMs: times, writePayloadMs: Math.round(p.ms), lib: [p.added, p.removed] });
+        console.log('reversed:', {
+          changeSetMs: times,
+          writePayloadMs: Math.round(p.ms),
+          lib: [p.added, p.removed],
+        });
       }
       cleanupRt63();
     }

@@ -1,5 +1,6 @@
 // rt63: generators of (before, after) text pairs over whole classes of shapes (see rt63-exact-prop).
 import fc from 'fast-check';
+import { seededRandom } from '../helpers/seeded-rng.js';
 
 export const EOLS = ['\n', '\r\n', '\r'] as const;
 const ALPHS = [
@@ -37,16 +38,7 @@ export const shape = fc.record({
 });
 export type Shape = typeof shape extends fc.Arbitrary<infer T> ? T : never;
 
-function rng(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const rng = seededRandom;
 
 export function build(g: Shape): { before: string; after: string; lines: number } {
   const r = rng(g.seed);
@@ -80,4 +72,3 @@ export function build(g: Shape): { before: string; after: string; lines: number 
     lines: a.length,
   };
 }
-

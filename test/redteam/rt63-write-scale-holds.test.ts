@@ -57,7 +57,10 @@ describe('rt63 holds: write_file payload at 100k lines, non-periodic shapes', ()
       const after = text(b);
       const p = await writePayload(before, after);
       const g = gitCounts(before, after);
-      console.log(name, { lib: [p.added, p.removed, p.diffCoarse, Math.round(p.ms)], git: [g.added, g.removed] });
+      console.log(name, {
+        lib: [p.added, p.removed, p.diffCoarse, Math.round(p.ms)],
+        git: [g.added, g.removed],
+      });
       expect(applies(before, after, p.unifiedDiff)).toBe(true);
       expect(p.diffCoarse ?? false).toBe(false);
       expect(p.added + p.removed).toBeLessThanOrEqual(1.1 * (g.added + g.removed) + 10);
