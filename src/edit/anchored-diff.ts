@@ -17,6 +17,9 @@ export interface LinesWithEnds {
   offset(i: number): number;
 }
 
+/** Lines (old + new) a whole-text diff compares exactly, without the walk. */
+const WALK_FROM = 16_384;
+
 /** A text's code units as bytes when it is ASCII (the usual source file), else undefined. */
 function asciiBytes(text: string, from: number, to: number): Buffer | undefined {
   if (to - from < 1 << 14) return undefined; // small: the string loop is as fast, and allocates nothing
@@ -162,6 +165,10 @@ export function anchoredDiff(
       // a replace_all of a million lines sets up no walk for each.
       emit('-', 1);
       emit('+', 1);
+    } else if (regions.length === 4 && a1 - a0 - head - tail + (b1 - b0 - head - tail) <= WALK_FROM) {
+      // One text against another of modest size: the exact diff costs milliseconds, and the
+      // walk, a shortcut for big texts, could only make it longer.
+      coarse = exactDiff(a, b, [a0 + head, a1 - tail, b0 + head, b1 - tail], deadline, emit) || coarse;
     } else {
       const walk = new DiagonalWalk(a, b, a0 + head, a1 - tail, b0 + head, b1 - tail);
       for (const [c0, c1, d0, d1] of walk.changed((n) => emit('=', n)))
