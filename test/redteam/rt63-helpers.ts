@@ -6,21 +6,13 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { applyPatch } from 'diff';
 import { FileSystemToolset, Sandbox } from '../../src/index.js';
+import { cleanupRt62, splitKeep, tempDir as tempDir62 } from './rt62-helpers.js';
 
-const dirs: string[] = [];
-export function cleanupRt63(): void {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-}
-export function tempDir(prefix = 'rt63-'): string {
-  const d = mkdtempSync(join(os.tmpdir(), prefix));
-  dirs.push(d);
-  return d;
-}
+// Temp dirs and line splitting as rt62's helpers do them (one registry: either cleanup removes them).
+export { splitKeep } from './rt62-helpers.js';
+export const cleanupRt63 = cleanupRt62;
+export const tempDir = (prefix = 'rt63-'): string => tempDir62(prefix);
 
-/** Lines as git sees them: split after each \n (a lone \r is not a line end). */
-export function splitKeep(t: string): string[] {
-  return t.match(/[^\n]*\n|[^\n]+$/g) ?? [];
-}
 export const text = (ls: readonly string[], eol = '\n'): string => ls.map((l) => `${l}${eol}`).join('');
 
 export interface Payload {
