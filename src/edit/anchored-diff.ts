@@ -1,3 +1,4 @@
+import { ComputeDeadline, type Deadline } from './compute-deadline.js';
 import { DiagonalWalk, sameLine } from './diagonal-walk.js';
 import { type EmitRun, idDiff } from './id-diff.js';
 import { RunList } from './run-list.js';
@@ -121,7 +122,7 @@ function lineIds(
  * of two similar texts in one native pass, and only those are diffed. Each region
  * is diffed patience style: lines that occur once on each side are matched as
  * anchors (their longest increasing run), and only the stretches between anchors
- * are diffed, recursively, with Myers (jsdiff's diffArrays) once a stretch is
+ * are diffed, recursively, with bounded Myers once a stretch is
  * small or has no anchor. Lines are compared as integer ids. A stretch whose
  * Myers diff runs past the deadline is shown as one replacement and the result is
  * marked `coarse`; the rest stays exact. Stretches that share almost no line are
@@ -141,7 +142,7 @@ export function anchoredDiff(
   // Each region makes a run of kept lines before it and, when small, one removed and one added.
   const runs = new RunList(Math.min(3 * (regions.length / 4) + 1, 2 * (a.count + b.count) + 1));
   const emit: EmitRun = (kind, count) => runs.add(kind, count);
-  const deadline = performance.now() + timeBudgetMs;
+  const deadline = new ComputeDeadline(timeBudgetMs);
   let coarse = false;
   let done = 0;
   for (let q = 0; q < regions.length; q += 4) {
@@ -189,7 +190,7 @@ function exactDiff(
   a: LinesWithEnds,
   b: LinesWithEnds,
   ranges: readonly [number, number, number, number],
-  deadline: number,
+  deadline: Deadline,
   emit: EmitRun,
 ): boolean {
   if (

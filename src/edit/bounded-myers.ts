@@ -6,7 +6,7 @@
  * blocks, a few distinct lines) is seconds; past a cost bound this search (as git's
  * xdiff does) splits at the furthest-reaching diagonal that ends in a run of equal
  * lines, or failing that the furthest-reaching one, so the result stays exact and
- * close to minimal in O(lines × bound) per split.
+ * close to minimal in O(lines × bound) per split (bound: see costBound).
  *
  * Written here because the libraries at hand (jsdiff's diffArrays, diff-sequences,
  * fast-myers-diff) are minimal only: no cost bound, so the same inputs take seconds
@@ -21,6 +21,17 @@ const SNAKE = 20;
 const PROGRESS_PER_COST = 4;
 /** Past this cost a split is looked for on runs of equal lines. */
 const HEURISTIC_FROM = 256;
+
+/**
+ * The cost past which a split is taken, for a search over `diagonals` (lines of both sides
+ * + 3): the power of two at or above √diagonals that git's xdiff uses (its bogosqrt), at
+ * least MIN_BOUND, so the results match `git diff`'s on the same lines.
+ */
+export function costBound(diagonals: number): number {
+  let bound = 1;
+  for (let n = diagonals; n > 0; n = Math.floor(n / 4)) bound *= 2;
+  return Math.max(MIN_BOUND, bound);
+}
 
 /**
  * Marks the lines of A and B that are not kept (removed from A, added to B): `removed[i]`
@@ -164,7 +175,7 @@ class MiddleSnake {
     this.forward = new Int32Array(2 * diagonals + 1);
     this.backward = new Int32Array(2 * diagonals + 1);
     this.zero = diagonals;
-    this.bound = Math.max(MIN_BOUND, Math.ceil(Math.sqrt(diagonals)));
+    this.bound = costBound(diagonals);
   }
 
   /**

@@ -1,4 +1,5 @@
 import type { LinesWithEnds } from './anchored-diff.js';
+import { costBound } from './bounded-myers.js';
 import { commonLength } from './common-length.js';
 
 /**
@@ -24,17 +25,21 @@ const STEPS_PER_LINE = 4;
  * changes this far apart the walk's cheapest sync is the right one.
  */
 const SETTLED = 64;
-/** Syncs a region may have taken and still end at a SETTLED run whatever its text (see changed). */
-const SETTLED_SYNCS = 4;
 /**
- * Lines the regions joined across ambiguous syncs may hold, in one walk: the exact diff
- * of a joined region costs its lines × its changes (bounded: see bounded-myers.ts), so
- * past this a text with dense changes everywhere (a million lines of them) is cut at every
- * sync instead, as fast as the walk and near minimal still. A joined region is not cut
- * before: in low-entropy text the walk's position may have drifted far from the right
- * alignment by then, and a cut there would force the diff through it.
+ * The exact diff's work (lines × changes, each region's changes counted up to its search
+ * bound: see bounded-myers.ts) that regions joined across ambiguous syncs may hold, in one
+ * walk. Past it a text with dense changes everywhere (a million lines of them) is cut at
+ * every sync instead, as fast as the walk and near minimal still. A joined region is not
+ * cut before: in repeating text the walk's position may have drifted from the right
+ * alignment by then (a period off costs nothing until the next change), and a cut there
+ * forces the diff through it.
  */
-const MERGED_TOTAL = 262_144;
+const MERGED_WORK = 2 ** 28;
+
+/** The exact diff's work estimate for a region of `lines` lines (old + new) with `changes` changes. */
+function mergedWork(lines: number, changes: number): number {
+  return lines * Math.min(changes, costBound(lines + 3));
+}
 
 /**
  * The equal stretches of two texts that differ here and there (the usual edit of
@@ -47,7 +52,7 @@ const MERGED_TOTAL = 262_144;
  * an exact diff. Only an unambiguous sync ends a region: where the text repeats,
  * a sync a period off agrees as well, and cutting there would force the diff
  * through the wrong point, so the regions on both sides of it stay one (up to
- * MERGED_TOTAL lines in all, which bounds the exact diff's work). A
+ * MERGED_WORK in all, which bounds the exact diff's work). A
  * change the walk cannot see past ends the walk, and the rest is one region.
  */
 export class DiagonalWalk {
@@ -59,8 +64,8 @@ export class DiagonalWalk {
    * SYNC equal lines only, whose search ends at the first it finds.
    */
   private budget: number;
-  /** Lines joined regions may still hold (see MERGED_TOTAL). */
-  private mergeLeft = MERGED_TOTAL;
+  /** Work joined regions may still hold (see MERGED_WORK). */
+  private mergeLeft = MERGED_WORK;
 
   constructor(
     private readonly a: LinesWithEnds,
@@ -86,10 +91,10 @@ export class DiagonalWalk {
     let syncs = 0;
     for (;;) {
       const n = this.equalRun(i, j);
-      // After a few changes, the cheapest syncs are the right ones; after many close together,
-      // each one's choice among syncs a period apart may have drifted, and only a stretch
-      // found nowhere else nearby pins the sides together again.
-      if (open && n >= SETTLED && (syncs <= SETTLED_SYNCS || this.unambiguous(i, j, NEAR))) {
+      // Only a stretch found nowhere else nearby pins the sides together: where the text
+      // repeats, the walk's choice among syncs a period apart may be the wrong one even after
+      // one change (the next change decides which was right).
+      if (open && n >= SETTLED && (this.mergeLeft <= 0 || this.unambiguous(i, j, NEAR))) {
         yield this.close(open, i, j, syncs);
         open = undefined;
       }
@@ -106,7 +111,7 @@ export class DiagonalWalk {
       syncs++;
       const [x, y, unambiguous] = next;
       const size = x - open[0] + (y - open[1]);
-      if (unambiguous || size >= this.mergeLeft) {
+      if (unambiguous || mergedWork(size, syncs) >= this.mergeLeft) {
         yield this.close(open, x, y, syncs);
         open = undefined;
       }
@@ -117,14 +122,14 @@ export class DiagonalWalk {
     if (i0 < this.a1 || j0 < this.b1) yield [i0, this.a1, j0, this.b1];
   }
 
-  /** The region from `open` to a[i], b[j], counted against MERGED_TOTAL when it joins several. */
+  /** The region from `open` to a[i], b[j], counted against MERGED_WORK when it joins several. */
   private close(
     open: [number, number],
     i: number,
     j: number,
     syncs: number,
   ): [number, number, number, number] {
-    if (syncs > 1) this.mergeLeft -= i - open[0] + (j - open[1]);
+    if (syncs > 1) this.mergeLeft -= mergedWork(i - open[0] + (j - open[1]), syncs);
     return [open[0], i, open[1], j];
   }
 

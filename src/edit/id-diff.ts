@@ -1,4 +1,5 @@
 import { boundedMyers } from './bounded-myers.js';
+import { atLeast, type Deadline } from './compute-deadline.js';
 
 /** A run of an edit script: `=` lines kept, `-` removed from the old side, `+` added from the new. */
 export type RunKind = '=' | '-' | '+';
@@ -25,11 +26,17 @@ const MAX_DEPTH = 64;
  * The line diff of two sequences of line ids (equal lines share an id, ids below
  * `size`), patience style: equal ends are trimmed, lines that occur once on each
  * side are matched as anchors (their longest increasing run), and the stretches
- * between anchors are diffed recursively, with Myers (jsdiff's diffArrays) once a
+ * between anchors are diffed recursively, with bounded Myers (bounded-myers.ts) once a
  * stretch is small or has no anchor. A stretch whose Myers diff runs past the
  * deadline is emitted as one coarse replacement; true when that happened.
  */
-export function idDiff(A: Int32Array, B: Int32Array, size: number, deadline: number, emit: EmitRun): boolean {
+export function idDiff(
+  A: Int32Array,
+  B: Int32Array,
+  size: number,
+  deadline: Deadline,
+  emit: EmitRun,
+): boolean {
   const countA = new Int32Array(size);
   const countB = new Int32Array(size);
   const whereB = new Int32Array(size);
@@ -93,12 +100,9 @@ export function idDiff(A: Int32Array, B: Int32Array, size: number, deadline: num
     // Each stretch gets a little time even past the deadline, in proportion to its size (the
     // bounded search costs its lines × at most a few hundred): a big file's many small
     // stretches finish, and only one that is truly costly is cut short.
-    const until = Math.max(
-      deadline,
-      performance.now() + STRETCH_MIN_MS + (a1 - a0 + (b1 - b0)) * STRETCH_MS_PER_LINE,
-    );
+    const until = atLeast(deadline, STRETCH_MIN_MS + (a1 - a0 + (b1 - b0)) * STRETCH_MS_PER_LINE);
     const past = () => {
-      late ||= performance.now() > until;
+      late ||= until.passed();
       return late;
     };
     boundedMyers(A.subarray(a0, a1), B.subarray(b0, b1), removed, added, past, countA);

@@ -1,3 +1,4 @@
+import { ComputeDeadline } from './compute-deadline.js';
 import { idDiff } from './id-diff.js';
 
 /**
@@ -92,7 +93,7 @@ function middleMap(before: Uint32Array, after: Uint32Array, d: LineDiff): LineMa
   let inserted = 0;
   let b = d.prefix;
   let a = d.prefix;
-  idDiff(A, B, size, performance.now() + MAP_TIMEOUT_MS, (kind, count, coarse) => {
+  idDiff(A, B, size, new ComputeDeadline(MAP_TIMEOUT_MS), (kind, count, coarse) => {
     if (count <= 0) return;
     if (kind === '+') {
       a += count;

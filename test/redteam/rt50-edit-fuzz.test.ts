@@ -111,9 +111,11 @@ describe('rt50 edit_file fuzz: payload diff == written bytes, refusals change no
           let b = f.bom ? after.slice(1) : after;
           const fin = /\r?\n$/.test(b);
           if (fin) b = b.replace(/\r?\n$/, '');
-          const al = b === '' && !fin ? [] : b.split(/\r?\n/);
           const prefix = f.lines.slice(0, st);
           const suffix = f.lines.slice(st + len);
+          // An empty text is no lines, or one empty line without its newline: the one expected.
+          const oneEmptyLine = prefix.length + suffix.length + e.newLines.length === 1;
+          const al = b === '' && !fin ? (oneEmptyLine ? [''] : []) : b.split(/\r?\n/);
           const mid = al.slice(prefix.length, al.length - suffix.length);
           const norm = (x: string) => x.trim();
           const got = {
