@@ -1,7 +1,7 @@
-import { ComputeDeadline, type Deadline } from './compute-deadline.js';
 import { DiagonalWalk, sameLine } from './diagonal-walk.js';
 import { type EmitRun, idDiff } from './id-diff.js';
 import { RunList } from './run-list.js';
+import { WorkBudget } from './work-budget.js';
 
 export interface AnchoredDiff {
   runs: RunList;
@@ -120,11 +120,8 @@ function lineIds(
  * A line diff that stays exact at scale. Equal lines at both ends are trimmed in
  * place; the diagonal walk (see diagonal-walk.ts) then finds the changed regions
  * of two similar texts in one native pass, and only those are diffed. Each region
- * is diffed patience style: lines that occur once on each side are matched as
- * anchors (their longest increasing run), and only the stretches between anchors
- * are diffed, recursively, with bounded Myers once a stretch is
- * small or has no anchor. Lines are compared as integer ids. A stretch whose
- * Myers diff runs past the deadline is shown as one replacement and the result is
+ * is diffed as git does (idDiff: bounded Myers over integer line ids). A region whose
+ * search runs past the budget (counted in search steps: see work-budget.ts) is shown as one replacement and the result is
  * marked `coarse`; the rest stays exact. Stretches that share almost no line are
  * shown as one replacement too (that is what they are), without the search.
  */
@@ -142,7 +139,7 @@ export function anchoredDiff(
   // Each region makes a run of kept lines before it and, when small, one removed and one added.
   const runs = new RunList(Math.min(3 * (regions.length / 4) + 1, 2 * (a.count + b.count) + 1));
   const emit: EmitRun = (kind, count) => runs.add(kind, count);
-  const deadline = new ComputeDeadline(timeBudgetMs);
+  const budget = new WorkBudget(timeBudgetMs);
   let coarse = false;
   let done = 0;
   for (let q = 0; q < regions.length; q += 4) {
@@ -169,11 +166,11 @@ export function anchoredDiff(
     } else if (regions.length === 4 && a1 - a0 - head - tail + (b1 - b0 - head - tail) <= WALK_FROM) {
       // One text against another of modest size: the exact diff costs milliseconds, and the
       // walk, a shortcut for big texts, could only make it longer.
-      coarse = exactDiff(a, b, [a0 + head, a1 - tail, b0 + head, b1 - tail], deadline, emit) || coarse;
+      coarse = exactDiff(a, b, [a0 + head, a1 - tail, b0 + head, b1 - tail], budget, emit) || coarse;
     } else {
       const walk = new DiagonalWalk(a, b, a0 + head, a1 - tail, b0 + head, b1 - tail);
       for (const [c0, c1, d0, d1] of walk.changed((n) => emit('=', n)))
-        coarse = exactDiff(a, b, [c0, c1, d0, d1], deadline, emit) || coarse;
+        coarse = exactDiff(a, b, [c0, c1, d0, d1], budget, emit) || coarse;
     }
     emit('=', tail);
     done = a1;
@@ -190,7 +187,7 @@ function exactDiff(
   a: LinesWithEnds,
   b: LinesWithEnds,
   ranges: readonly [number, number, number, number],
-  deadline: Deadline,
+  budget: WorkBudget,
   emit: EmitRun,
 ): boolean {
   if (
@@ -204,7 +201,7 @@ function exactDiff(
     return false;
   }
   const { A, B, size } = lineIds(a, b, ranges);
-  return idDiff(A, B, size, deadline, emit);
+  return idDiff(A, B, size, budget, emit);
 }
 
 /** How many lines (terminators included) are equal walking from a[i], b[j] by `step`, at most `max`. */

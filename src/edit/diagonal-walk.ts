@@ -17,6 +17,8 @@ const NEAR = 64;
 const PERIOD_MAX = 8;
 /** An insertion or a deletion up to this long is found by scanning the other side. */
 const FAR = 8192;
+/** Search steps an unambiguous check costs, about (two sides × 2 NEAR shifts × its lines). */
+const UNAMBIGUOUS_COST = 4 * NEAR * SYNC_CHARS;
 /** Resync search steps per line of the texts (see DiagonalWalk.budget). */
 const STEPS_PER_LINE = 4;
 /**
@@ -34,7 +36,7 @@ const SETTLED = 64;
  * alignment by then (a period off costs nothing until the next change), and a cut there
  * forces the diff through it.
  */
-const MERGED_WORK = 2 ** 28;
+const MERGED_WORK = 2 ** 29;
 
 /** The exact diff's work estimate for a region of `lines` lines (old + new) with `changes` changes. */
 function mergedWork(lines: number, changes: number): number {
@@ -272,9 +274,12 @@ export class DiagonalWalk {
       }
       // Telling what the skipped lines are costs a lookup for each of them and for as many on
       // the other side (a map of line texts: several search steps' worth each).
-      this.budget -= 16 * k;
-      if (inserted) return mostlyNew(this.b, j0, this.a, i0, this.a1, k) ? [i0, j0 + k] : undefined;
-      return mostlyNew(this.a, i0, this.b, j0, this.b1, k) ? [i0 + k, j0] : undefined;
+      this.budget -= 16 * k + UNAMBIGUOUS_COST;
+      const [x, y] = inserted ? [i0, j0 + k] : [i0 + k, j0];
+      const skipped = inserted
+        ? mostlyNew(this.b, j0, this.a, i0, this.a1, k)
+        : mostlyNew(this.a, i0, this.b, j0, this.b1, k);
+      return skipped || this.unambiguous(x, y, NEAR) ? [x, y] : undefined;
     }
     return undefined;
   }

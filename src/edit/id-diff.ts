@@ -1,5 +1,5 @@
 import { boundedMyers } from './bounded-myers.js';
-import { atLeast, type Deadline } from './compute-deadline.js';
+import { STEPS_PER_MS, type WorkBudget } from './work-budget.js';
 
 /** A run of an edit script: `=` lines kept, `-` removed from the old side, `+` added from the new. */
 export type RunKind = '=' | '-' | '+';
@@ -11,12 +11,12 @@ export type RunKind = '=' | '-' | '+';
  */
 export type EmitRun = (kind: RunKind, count: number, coarse?: boolean) => void;
 
-/** Regions at most this big (old + new lines) go straight to Myers: anchoring them gains nothing. */
+/** Regions at most this big (old + new lines) go straight to Myers: the unrelated check gains nothing. */
 const SMALL = 256;
 /** Regions this big on both sides, where under UNRELATED_SHARE of the new lines could be kept, are one replacement. */
 const UNRELATED_MIN = 500;
 const UNRELATED_SHARE = 0.05;
-/** Time a stretch's Myers search may take past the deadline (see myers in idDiff), and per line. */
+/** Work (in ms of the budget) a stretch's Myers search may take past the budget (see myers in idDiff), and per line. */
 const STRETCH_MIN_MS = 5;
 const STRETCH_MS_PER_LINE = 0.001;
 /** Anchors nest (a line unique in a region but not in its parent); past this depth, Myers decides. */
@@ -24,24 +24,34 @@ const MAX_DEPTH = 64;
 
 /**
  * The line diff of two sequences of line ids (equal lines share an id, ids below
- * `size`), patience style: equal ends are trimmed, lines that occur once on each
- * side are matched as anchors (their longest increasing run), and the stretches
- * between anchors are diffed recursively, with bounded Myers (bounded-myers.ts) once a
- * stretch is small or has no anchor. A stretch whose Myers diff runs past the
- * deadline is emitted as one coarse replacement; true when that happened.
+ * `size`): equal ends are trimmed and the rest is diffed by the bounded Myers search
+ * (bounded-myers.ts), git's algorithm, so the counts are git's. Sides that share almost no
+ * line in order (a file rewritten, its lines reversed) are replaced between the lines
+ * unique to both, without the search. A stretch whose search runs past the deadline is
+ * emitted as coarse replacements; true when that happened.
+ *
+ * Not patience style (anchoring on lines unique to both sides first): a unique line
+ * moved or a run reversed pins the diff to a path git's does not take (a reversed run
+ * of 300 in 1,000 lines of code: 590 changed lines for git's 422).
  */
 export function idDiff(
   A: Int32Array,
   B: Int32Array,
   size: number,
-  deadline: Deadline,
+  budget: WorkBudget,
   emit: EmitRun,
+  /**
+   * Patience style: lines unique to both sides anchor the diff first and only the stretches
+   * between them are searched (near-linear for thousands of changes, and a unique line is
+   * kept wherever it went: what following a line from an old read wants; not git's counts).
+   */
+  anchored = false,
 ): boolean {
   const countA = new Int32Array(size);
   const countB = new Int32Array(size);
   const whereB = new Int32Array(size);
   let coarse = false;
-  const region = (a0: number, a1: number, b0: number, b1: number, depth: number): void => {
+  const region = (a0: number, a1: number, b0: number, b1: number, depth = 0): void => {
     let head = 0;
     while (a0 < a1 && b0 < b1 && A[a0] === B[b0]) {
       a0++;
@@ -58,16 +68,18 @@ export function idDiff(
     if (a0 === a1 || b0 === b1) {
       emit('-', a1 - a0);
       emit('+', b1 - b0);
-    } else if (a1 - a0 + (b1 - b0) > SMALL && depth < MAX_DEPTH) {
+    } else if (
+      a1 - a0 + (b1 - b0) > SMALL &&
+      (anchored ? depth < MAX_DEPTH : Math.min(a1 - a0, b1 - b0) >= UNRELATED_MIN)
+    ) {
       const { anchors, pairs } = uniqueAnchors(A, B, a0, a1, b0, b1, countA, countB, whereB);
       // At most this many lines can be kept: the anchors' chain of unique lines, and each
       // line of the old side that is not unique on both sides.
       const keepable = anchors.length / 2 + (a1 - a0 - pairs);
       const unrelated = Math.min(a1 - a0, b1 - b0) >= UNRELATED_MIN && keepable < UNRELATED_SHARE * (b1 - b0);
-      if (anchors.length > 0 || unrelated) {
-        // Sides that share almost no line in order (a file rewritten, its lines reversed) are
-        // replaced between their few anchors, which is what they are: Myers would search
-        // them for lines × bound to find the few lines more it could keep.
+      if (unrelated || (anchored && anchors.length > 0)) {
+        // Unrelated sides are replaced between their anchors: Myers would search them for
+        // lines × bound to find the few lines more it could keep.
         const between = unrelated ? replaced : region;
         let i0 = a0;
         let j0 = b0;
@@ -84,7 +96,7 @@ export function idDiff(
     } else myers(a0, a1, b0, b1);
     emit('=', tail);
   };
-  const replaced = (a0: number, a1: number, b0: number, b1: number) => {
+  const replaced = (a0: number, a1: number, b0: number, b1: number, _depth?: number) => {
     emit('-', a1 - a0);
     emit('+', b1 - b0);
   };
@@ -97,20 +109,22 @@ export function idDiff(
     const removed = new Uint8Array(a1 - a0);
     const added = new Uint8Array(b1 - b0);
     let late = false;
-    // Each stretch gets a little time even past the deadline, in proportion to its size (the
-    // bounded search costs its lines × at most a few hundred): a big file's many small
+    // Each stretch gets a little work even past the budget, in proportion to its size (the
+    // bounded search costs its lines × at most a few thousand): a big file's many small
     // stretches finish, and only one that is truly costly is cut short.
-    const until = atLeast(deadline, STRETCH_MIN_MS + (a1 - a0 + (b1 - b0)) * STRETCH_MS_PER_LINE);
-    const past = () => {
-      late ||= until.passed();
+    const allowance = (STRETCH_MIN_MS + (a1 - a0 + (b1 - b0)) * STRETCH_MS_PER_LINE) * STEPS_PER_MS;
+    const limit = Math.min(budget.left, 0) - allowance;
+    const past = (steps: number) => {
+      budget.left -= steps;
+      late ||= budget.left < limit;
       return late;
     };
     boundedMyers(A.subarray(a0, a1), B.subarray(b0, b1), removed, added, past, countA);
-    // Past the deadline the rest of the stretch was marked as replaced: exact, not minimal.
+    // Past the budget the rest of the stretch was marked as replaced: exact, not minimal.
     if (late) coarse = true;
     emitMarks(removed, added, emit, late);
   };
-  region(0, A.length, 0, B.length, 0);
+  region(0, A.length, 0, B.length);
   return coarse;
 }
 

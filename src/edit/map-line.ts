@@ -1,5 +1,5 @@
-import { ComputeDeadline } from './compute-deadline.js';
 import { idDiff } from './id-diff.js';
+import { WorkBudget } from './work-budget.js';
 
 /**
  * A diff between two reads is bounded: a stretch whose Myers diff runs past this
@@ -93,29 +93,36 @@ function middleMap(before: Uint32Array, after: Uint32Array, d: LineDiff): LineMa
   let inserted = 0;
   let b = d.prefix;
   let a = d.prefix;
-  idDiff(A, B, size, new ComputeDeadline(MAP_TIMEOUT_MS), (kind, count, coarse) => {
-    if (count <= 0) return;
-    if (kind === '+') {
-      a += count;
-      inserted += count;
-      return;
-    }
-    const target = kind === '=' ? a : coarse ? UNKNOWN : CHANGED;
-    const last = to.length - 1;
-    // One run per stretch: a run continuing the last one (nothing inserted between) extends it.
-    const continues =
-      last >= 0 &&
-      inserted === 0 &&
-      (target >= 0 ? to[last]! >= 0 && to[last]! + (b - from[last]!) === a : to[last] === target);
-    if (!continues) {
-      from.push(b);
-      to.push(target);
-      insertedBefore.push(inserted);
-    }
-    inserted = 0;
-    b += count;
-    if (kind === '=') a += count;
-  });
+  idDiff(
+    A,
+    B,
+    size,
+    new WorkBudget(MAP_TIMEOUT_MS),
+    (kind, count, coarse) => {
+      if (count <= 0) return;
+      if (kind === '+') {
+        a += count;
+        inserted += count;
+        return;
+      }
+      const target = kind === '=' ? a : coarse ? UNKNOWN : CHANGED;
+      const last = to.length - 1;
+      // One run per stretch: a run continuing the last one (nothing inserted between) extends it.
+      const continues =
+        last >= 0 &&
+        inserted === 0 &&
+        (target >= 0 ? to[last]! >= 0 && to[last]! + (b - from[last]!) === a : to[last] === target);
+      if (!continues) {
+        from.push(b);
+        to.push(target);
+        insertedBefore.push(inserted);
+      }
+      inserted = 0;
+      b += count;
+      if (kind === '=') a += count;
+    },
+    true,
+  );
   return {
     from: Int32Array.from(from),
     to: Int32Array.from(to),

@@ -10,7 +10,7 @@ export interface ToolLimits {
   mediaMaxBytes: number;
   /** list_files: max entries returned. */
   listMaxEntries: number;
-  /** CPU time (ms) an approval-payload diff may take before its rest falls back to coarse blocks. */
+  /** Work (ms of a typical core, counted in search steps) an approval diff may take before its rest falls back to coarse blocks. */
   diffTimeBudgetMs: number;
   /** Change journal: total bytes of "before" content kept for undo. */
   journalBudgetBytes: number;
