@@ -31,8 +31,8 @@ const MINIMAL_WORK = 2 ** 27;
 
 /**
  * The cost past which a split is taken, for a search over `diagonals` (lines of both sides
- * + 3): the power of two at or above √diagonals that git's xdiff uses (its bogosqrt), at
- * least MIN_BOUND, so the results match `git diff`'s on the same lines.
+ * + 3): git's xdiff's (its bogosqrt: 2^(⌊log₄ diagonals⌋ + 1), between √diagonals and twice
+ * that), at least MIN_BOUND, so the results match `git diff`'s on the same lines.
  */
 export function costBound(diagonals: number): number {
   let bound = 1;

@@ -1,7 +1,7 @@
 import { diffArrays } from 'diff';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { boundedMyers } from '../../src/edit/bounded-myers.js';
+import { boundedMyers, costBound } from '../../src/edit/bounded-myers.js';
 import { seededRandom } from '../helpers/seeded-rng.js';
 
 /** The marks for a, b, with what each side keeps (must be the same sequence for the diff to be exact). */
@@ -69,5 +69,37 @@ describe('boundedMyers', () => {
     let polls = 0;
     boundedMyers(Int32Array.from(a), Int32Array.from(b), removed, added, () => ++polls > 3);
     expect(a.filter((_, i) => removed[i] === 0)).toEqual(b.filter((_, j) => added[j] === 0));
+  });
+
+  it('reports its work in steps, the same for the same input every time (what its budget counts)', () => {
+    const r = seededRandom(11);
+    const a = Array.from({ length: 20_000 }, () => Math.floor(r() * 3));
+    const b = a.filter(() => r() > 0.2);
+    const run = () => {
+      const removed = new Uint8Array(a.length);
+      const added = new Uint8Array(b.length);
+      const steps: number[] = [];
+      boundedMyers(Int32Array.from(a), Int32Array.from(b), removed, added, (n) => {
+        steps.push(n);
+        return false;
+      });
+      return { steps: steps.reduce((x, y) => x + y, 0), polls: steps.length, removed: removed.join('') };
+    };
+    const first = run();
+    expect(first.steps).toBeGreaterThan(a.length); // each line compared at least once
+    expect(run()).toEqual(first);
+  });
+
+  it("splits at git's cost bound: 2^(⌊log₄ diagonals⌋ + 1), at least 256", () => {
+    for (const [diagonals, bound] of [
+      [3, 256],
+      [65_535, 256],
+      [65_536, 512],
+      [99_038, 512],
+      [262_143, 512],
+      [262_144, 1024],
+      [2_000_003, 2048],
+    ] as const)
+      expect(costBound(diagonals), String(diagonals)).toBe(bound);
   });
 });
