@@ -259,11 +259,12 @@ export class DiagonalWalk {
 
   /**
    * The end of a long insertion or deletion starting at a[i0], b[j0], when the lines it
-   * skips are mostly lines the other side does not have there: in low-entropy text (a
-   * period's lines repeated, a few distinct lines) a strict sync thousands of lines off
+   * skips are mostly lines the other side does not have there, or the stretch it syncs on
+   * occurs nowhere else nearby: in repeating text a strict sync thousands of lines off
    * happens by chance, and taking it would show most of the file as changed; the exact
-   * diff decides there instead. The scan's work over the whole walk is bounded by the
-   * texts' size.
+   * diff decides there instead. (Text of a few distinct lines in random order skips lines
+   * like its own, but a sync there is unique: a moved block.) The scan's work over the
+   * whole walk is bounded by the texts' size.
    */
   private far(i0: number, j0: number): [number, number] | undefined {
     for (let k = NEAR + 1; k <= FAR && this.budget > 0; k++, this.budget--) {
@@ -273,7 +274,8 @@ export class DiagonalWalk {
         continue;
       }
       // Telling what the skipped lines are costs a lookup for each of them and for as many on
-      // the other side (a map of line texts: several search steps' worth each).
+      // the other side (a map of line texts: several search steps' worth each), and telling
+      // whether the sync is unambiguous a scan of the shifts near it.
       this.budget -= 16 * k + UNAMBIGUOUS_COST;
       const [x, y] = inserted ? [i0, j0 + k] : [i0 + k, j0];
       const skipped = inserted
