@@ -263,7 +263,7 @@ export class DiagonalWalk {
    * occurs nowhere else nearby: in repeating text a strict sync thousands of lines off
    * happens by chance, and taking it would show most of the file as changed; the exact
    * diff decides there instead. (Text of a few distinct lines in random order skips lines
-   * like its own, but a sync there is unique: a moved block.) The scan's work over the
+   * like its own, but SETTLED equal lines found nowhere else nearby sync it: a moved block.) The scan's work over the
    * whole walk is bounded by the texts' size.
    */
   private far(i0: number, j0: number): [number, number] | undefined {
@@ -281,7 +281,10 @@ export class DiagonalWalk {
       const skipped = inserted
         ? mostlyNew(this.b, j0, this.a, i0, this.a1, k)
         : mostlyNew(this.a, i0, this.b, j0, this.b1, k);
-      return skipped || this.unambiguous(x, y, NEAR) ? [x, y] : undefined;
+      // A sync of SYNC_CHARS is few bits in text of a few distinct lines (13 lines of two kinds),
+      // and this scan tries thousands of shifts: one found by chance must not cut the text. A
+      // run of SETTLED equal lines found nowhere else nearby does not happen by chance.
+      return skipped || (this.equalRun(x, y) >= SETTLED && this.unambiguous(x, y, NEAR)) ? [x, y] : undefined;
     }
     return undefined;
   }

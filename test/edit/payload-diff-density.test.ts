@@ -123,4 +123,31 @@ describe('payload diff on dense edits of low-entropy text', () => {
     expect(applyPatch(before, d.unifiedDiff)).toBe(after);
     expect(d.added + d.removed).toBeLessThanOrEqual(1.1 * made);
   });
+
+  it('a pure deletion or insertion (one text a subsequence of the other) is shown as one, at any density', () => {
+    fc.assert(
+      fc.property(
+        original,
+        fc.integer({ min: 200, max: 60_000 }),
+        fc.integer({ min: 1, max: 40 }),
+        fc.boolean(),
+        fc.integer(),
+        (shape, n, percent, deleting, seed) => {
+          const r = seededRandom(seed);
+          const a = lines(shape, n, r);
+          const b = deleting
+            ? a.filter(() => r() * 100 >= percent)
+            : a.flatMap((line) => (r() * 100 < percent ? [a[Math.floor(r() * a.length)]!, line] : [line]));
+          const before = `${a.join('\n')}\n`;
+          const after = `${b.join('\n')}\n`;
+          const d = boundedUnifiedDiff(before, after, { oldPath: 'a', newPath: 'b' });
+          expect(applyPatch(before, d.unifiedDiff)).toBe(after);
+          expect([d.added, d.removed]).toEqual(
+            deleting ? [0, a.length - b.length] : [b.length - a.length, 0],
+          );
+        },
+      ),
+      { numRuns: 30 },
+    );
+  });
 });
