@@ -297,9 +297,30 @@ export class DiagonalWalk {
     const S = this.a.starts;
     let lines = SYNC;
     while (lines < SYNC_MAX_LINES && i + lines < this.a1 && S[i + lines]! - S[i]! < SYNC_CHARS) lines++;
+    // The first line is compared from both ends inward before the rest are: this runs at
+    // every region end, and lines of code that differ mostly differ near one end (a name, a
+    // number, a string) while sharing their indentation and punctuation.
+    const { text } = this.a;
+    const from = S[i]!;
+    const length = S[i + 1]! - from;
     const elsewhere = (side: LinesWithEnds, first: number, last: number, at: number) => {
+      const T = side.starts;
+      const other = side.text;
       for (let p = -shift; p <= shift; p++) {
         if (p === 0 || at + p < first || at + p + lines > last) continue;
+        const start = T[at + p]!;
+        if (T[at + p + 1]! - start !== length) continue;
+        let lo = 0;
+        let hi = length - 1;
+        while (
+          lo <= hi &&
+          text.charCodeAt(from + lo) === other.charCodeAt(start + lo) &&
+          text.charCodeAt(from + hi) === other.charCodeAt(start + hi)
+        ) {
+          lo++;
+          hi--;
+        }
+        if (lo <= hi) continue;
         let q = 0;
         while (q < lines && sameLine(this.a, side, i + q, at + p + q)) q++;
         if (q === lines) return true;
