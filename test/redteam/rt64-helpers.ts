@@ -1,20 +1,15 @@
-// rt64: helpers — approval payload diffs through the public API, git's numstat as the reference, and a strict
+// rt64: helpers — approval payload diffs through the public API, git's counts as the reference, and a strict
 // unified-diff applier (every context and removed line checked) that scales to millions of lines.
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FileSystemToolset, Sandbox } from '../../src/index.js';
+import { cleanupRt63, gitCounts, tempDir as tempDir63 } from './rt63-helpers.js';
 
-const dirs: string[] = [];
-export function cleanupRt64(): void {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-}
-export function tempDir(prefix = 'rt64-'): string {
-  const d = mkdtempSync(join(os.tmpdir(), prefix));
-  dirs.push(d);
-  return d;
-}
+// Temp dirs and git's counts as rt63's helpers do them (one registry: either cleanup removes them).
+export const cleanupRt64 = cleanupRt63;
+export const tempDir = (prefix = 'rt64-'): string => tempDir63(prefix);
+/** `git diff --no-index --text` counts (added, removed) and git's wall time: the reference. */
+export const gitNumstat = gitCounts;
 
 export const LIMITS = { readMaxChars: 1 << 27, readMaxLines: 10_000_000, maxFileBytes: 1 << 29 };
 
@@ -73,28 +68,6 @@ export async function editPayload(
     await ts.callTool('edit_file', { path: '/f.txt', old_string: oldS, new_string: newS, dryRun: true }),
     t0,
   );
-}
-
-/** `git diff --no-index --numstat --text` counts (added, removed) and git's wall time. */
-export function gitNumstat(
-  before: string | Buffer,
-  after: string | Buffer,
-): { added: number; removed: number; ms: number } {
-  const d = tempDir('rt64-git-');
-  writeFileSync(join(d, 'a'), before);
-  writeFileSync(join(d, 'b'), after);
-  let out: Buffer = Buffer.alloc(0);
-  const t0 = performance.now();
-  try {
-    out = execFileSync('git', ['diff', '--no-index', '--numstat', '--text', join(d, 'a'), join(d, 'b')], {
-      maxBuffer: 1 << 26,
-    });
-  } catch (e: any) {
-    out = e.stdout;
-  }
-  const ms = performance.now() - t0;
-  const m = /^(\d+)\t(\d+)\t/.exec(out.toString());
-  return { added: m ? Number(m[1]) : 0, removed: m ? Number(m[2]) : 0, ms };
 }
 
 /** Lines split after each \n (terminators kept). */
