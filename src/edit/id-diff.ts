@@ -100,7 +100,7 @@ export function idDiff(
     } else myers(a0, a1, b0, b1);
     emit('=', tail);
   };
-  const replaced = (a0: number, a1: number, b0: number, b1: number, _depth?: number) => {
+  const replaced = (a0: number, a1: number, b0: number, b1: number) => {
     emit('-', a1 - a0);
     emit('+', b1 - b0);
   };
