@@ -1,5 +1,6 @@
 import type { LinesWithEnds } from './anchored-diff.js';
 import { costBound } from './bounded-myers.js';
+import { cheaperSync, type SyncSides } from './cheaper-sync.js';
 import { commonLength } from './common-length.js';
 
 /**
@@ -187,7 +188,7 @@ export class DiagonalWalk {
     const near = this.cheapest(i0, j0, NEAR, true);
     if (near) return [near[0], near[1], false];
     const far = this.far(i0, j0);
-    if (far) return [far[0], far[1], true];
+    if (far) return far;
     const weak = this.cheapest(i0, j0, NEAR, false);
     return weak && [weak[0], weak[1], false];
   }
@@ -264,9 +265,10 @@ export class DiagonalWalk {
    * happens by chance, and taking it would show most of the file as changed; the exact
    * diff decides there instead. (Text of a few distinct lines in random order skips lines
    * like its own, but SETTLED equal lines found nowhere else nearby sync it: a moved block.) The scan's work over the
-   * whole walk is bounded by the texts' size.
+   * whole walk is bounded by the texts' size. The flag: whether the jump ends the changed region (a
+   * cheaper sync found instead, see cheaperSync, leaves that to the equal lines after it).
    */
-  private far(i0: number, j0: number): [number, number] | undefined {
+  private far(i0: number, j0: number): [number, number, boolean] | undefined {
     for (let k = NEAR + 1; k <= FAR && this.budget > 0; k++, this.budget--) {
       const inserted = j0 + k <= this.b1 && this.synced(i0, j0 + k, true);
       if (!inserted && !(i0 + k <= this.a1 && this.synced(i0 + k, j0, true))) {
@@ -284,9 +286,27 @@ export class DiagonalWalk {
       // A sync of SYNC_CHARS is few bits in text of a few distinct lines (13 lines of two kinds),
       // and this scan tries thousands of shifts: one found by chance must not cut the text. A
       // run of SETTLED equal lines found nowhere else nearby does not happen by chance.
-      return skipped || (this.equalRun(x, y) >= SETTLED && this.unambiguous(x, y, NEAR)) ? [x, y] : undefined;
+      if (!skipped && !(this.equalRun(x, y) >= SETTLED && this.unambiguous(x, y, NEAR))) return undefined;
+      // A sync as trustworthy that skips fewer lines on both sides together wins over the
+      // jump: a block moved far is replaced where it was, not thousands of lines inserted
+      // past it.
+      const endDiagonal = this.a1 - i0 - (this.b1 - j0);
+      const jumpScore = k + Math.abs(endDiagonal - (x - i0 - (y - j0)));
+      const better = cheaperSync(this.sides, SETTLED, i0, j0, k, jumpScore);
+      return better ? [better.x, better.y, false] : [x, y, true];
     }
     return undefined;
+  }
+
+  /** This walk's texts as cheaperSync searches them. */
+  private get sides(): SyncSides {
+    return {
+      a: this.a,
+      b: this.b,
+      a1: this.a1,
+      b1: this.b1,
+      trusted: (i, j) => this.equalRun(i, j) >= SETTLED && this.unambiguous(i, j, NEAR),
+    };
   }
 
   /**
