@@ -1,3 +1,6 @@
+import { bogosqrt } from './bogosqrt.js';
+import { searchedLines } from './searched-lines.js';
+
 /**
  * Myers' diff of two sequences of line ids in linear space, with a bound on its cost:
  * the middle snake is searched from both ends at once and the halves on either side
@@ -35,9 +38,7 @@ const MINIMAL_WORK = 2 ** 27;
  * that), at least MIN_BOUND, so the results match `git diff`'s on the same lines.
  */
 export function costBound(diagonals: number): number {
-  let bound = 1;
-  for (let n = diagonals; n > 0; n = Math.floor(n / 4)) bound *= 2;
-  return Math.max(MIN_BOUND, bound);
+  return Math.max(MIN_BOUND, bogosqrt(diagonals));
 }
 
 /**
@@ -52,13 +53,20 @@ export function boundedMyers(
   removed: Uint8Array,
   added: Uint8Array,
   past: (steps: number) => boolean = () => false,
-  /** Zeroes, one per line id at least, left zeroed (else allocated here). */
-  scratch?: Int32Array,
+  /** Two arrays of zeroes, one entry per line id at least, left zeroed (else allocated here). */
+  scratch?: [Int32Array, Int32Array],
 ): void {
-  // A line that occurs nowhere on the other side is changed whatever the diff: it is
-  // marked and left out of the search (the longest common subsequence is the same), which
-  // spares the search most of its work where many lines are new.
-  const [keptA, keptB] = matchable(A, B, scratch);
+  // Lines git's search leaves out (see searchedLines) are marked changed first: a line the
+  // other side lacks is changed whatever the diff, which spares the search most of its work
+  // where many lines are new. Common lines amid changed ones are left out only where the
+  // search can pass its bound: below it the search is minimal, and leaving them out could
+  // only lose lines.
+  const [keptA, keptB] = searchedLines(
+    A,
+    B,
+    scratch ?? zeroes(A, B),
+    A.length + B.length > costBound(A.length + B.length + 3),
+  );
   const a = keptA ? A.filter((_, i) => keptA[i] === 1) : A;
   const b = keptB ? B.filter((_, j) => keptB[j] === 1) : B;
   const dropped = new Uint8Array(a.length);
@@ -68,35 +76,12 @@ export function boundedMyers(
   spread(keptB, droppedB, added);
 }
 
-/** For each side, which of its lines occur on the other (1) or undefined when all do. */
-function matchable(
-  A: Int32Array,
-  B: Int32Array,
-  scratch: Int32Array | undefined,
-): [Uint8Array | undefined, Uint8Array | undefined] {
-  let seen = scratch;
-  if (!seen) {
-    let size = 0;
-    for (let i = 0; i < A.length; i++) size = Math.max(size, A[i]! + 1);
-    for (let j = 0; j < B.length; j++) size = Math.max(size, B[j]! + 1);
-    seen = new Int32Array(size);
-  }
-  // Bit 1: the id is in A, bit 2: in B.
-  for (let i = 0; i < A.length; i++) seen[A[i]!]! |= 1;
-  for (let j = 0; j < B.length; j++) seen[B[j]!]! |= 2;
-  const side = (X: Int32Array): Uint8Array | undefined => {
-    let all = true;
-    const kept = new Uint8Array(X.length);
-    for (let i = 0; i < X.length; i++) {
-      kept[i] = seen[X[i]!] === 3 ? 1 : 0;
-      if (kept[i] === 0) all = false;
-    }
-    return all ? undefined : kept;
-  };
-  const kept: [Uint8Array | undefined, Uint8Array | undefined] = [side(A), side(B)];
-  for (let i = 0; i < A.length; i++) seen[A[i]!] = 0;
-  for (let j = 0; j < B.length; j++) seen[B[j]!] = 0;
-  return kept;
+/** Two arrays of zeroes with an entry for each id in A and B. */
+function zeroes(A: Int32Array, B: Int32Array): [Int32Array, Int32Array] {
+  let size = 0;
+  for (let i = 0; i < A.length; i++) size = Math.max(size, A[i]! + 1);
+  for (let j = 0; j < B.length; j++) size = Math.max(size, B[j]! + 1);
+  return [new Int32Array(size), new Int32Array(size)];
 }
 
 /** Marks of the kept lines (`marks`, one per kept line) written to all lines, the others marked changed. */

@@ -123,7 +123,7 @@ export function idDiff(
       late ||= budget.left < limit;
       return late;
     };
-    boundedMyers(A.subarray(a0, a1), B.subarray(b0, b1), removed, added, past, countA);
+    boundedMyers(A.subarray(a0, a1), B.subarray(b0, b1), removed, added, past, [countA, countB]);
     // Past the budget the rest of the stretch was marked as replaced: exact, not minimal.
     if (late) coarse = true;
     emitMarks(removed, added, emit, late);
