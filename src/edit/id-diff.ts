@@ -96,15 +96,16 @@ export function idDiff(
           j0 = j + 1;
         }
         if (i0 < a1 || j0 < b1) between(i0, a1, j0, b1, depth + 1);
-      } else myers(a0, a1, b0, b1);
-    } else myers(a0, a1, b0, b1);
+      } else myers(a0, a1, b0, b1, anchors.length / 2);
+    } else myers(a0, a1, b0, b1, 0);
     emit('=', tail);
   };
   const replaced = (a0: number, a1: number, b0: number, b1: number) => {
     emit('-', a1 - a0);
     emit('+', b1 - b0);
   };
-  const myers = (a0: number, a1: number, b0: number, b1: number) => {
+  /** `chain`: lines unique to both sides that can all be kept in order (see uniqueAnchors). */
+  const myers = (a0: number, a1: number, b0: number, b1: number, chain: number) => {
     if (mostlyUnrelated(A, B, a0, a1, b0, b1, countA)) {
       emit('-', a1 - a0);
       emit('+', b1 - b0);
@@ -124,6 +125,31 @@ export function idDiff(
       return late;
     };
     boundedMyers(A.subarray(a0, a1), B.subarray(b0, b1), removed, added, past, [countA, countB]);
+    let kept = 0;
+    for (let i = 0; i < removed.length; i++) kept += 1 - removed[i]!;
+    // git's search keeps fewer lines than a chain of unique lines shows can be kept (two
+    // blocks exchanged far apart: its heuristics remove and re-add everything between them):
+    // the diff anchored on that chain is tried, and the shorter of the two is shown.
+    if (!anchored && chain > kept) {
+      const runs: Parameters<EmitRun>[] = [];
+      let anchoredKept = 0;
+      const anchoredCoarse = idDiff(
+        A.subarray(a0, a1),
+        B.subarray(b0, b1),
+        size,
+        budget,
+        (kind, count, late) => {
+          runs.push([kind, count, late]);
+          if (kind === '=') anchoredKept += count;
+        },
+        true,
+      );
+      if (anchoredKept > kept) {
+        if (anchoredCoarse) coarse = true;
+        for (const run of runs) emit(...run);
+        return;
+      }
+    }
     // Past the budget the rest of the stretch was marked as replaced: exact, not minimal.
     if (late) coarse = true;
     emitMarks(removed, added, emit, late);

@@ -145,6 +145,38 @@ describe('payload diff on dense edits of low-entropy text', () => {
     );
   });
 
+  it('two blocks of distinct lines exchanged anywhere in the file: at most both blocks removed and added', () => {
+    // Keeping everything between them costs twice both blocks. git's heuristics remove and re-add
+    // everything between blocks far apart (100k lines, 1% blocks at 20% and 80%: +60,000 −60,000);
+    // the diff anchored on the chain of unique lines is tried where git's keeps fewer.
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 20_000, max: 200_000 }),
+        fc.integer({ min: 50, max: 3_000 }),
+        fc.integer({ min: 50, max: 3_000 }),
+        fc.double({ min: 0, max: 0.9, noNaN: true }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        (n, length, other, gapShare, atShare) => {
+          const lines = Array.from({ length: n }, (_, i) => `line number ${i} with some text`);
+          const gap = Math.floor(gapShare * (n - length - other));
+          const at = Math.floor(atShare * (n - length - other - gap));
+          const after = [
+            ...lines.slice(0, at),
+            ...lines.slice(at + length + gap, at + length + gap + other),
+            ...lines.slice(at + length, at + length + gap),
+            ...lines.slice(at, at + length),
+            ...lines.slice(at + length + gap + other),
+          ];
+          const before = `${lines.join('\n')}\n`;
+          const d = boundedUnifiedDiff(before, `${after.join('\n')}\n`, { oldPath: 'a', newPath: 'b' });
+          expect(applyPatch(before, d.unifiedDiff)).toBe(`${after.join('\n')}\n`);
+          expect(d.added + d.removed).toBeLessThanOrEqual(2 * (length + other));
+        },
+      ),
+      { numRuns: 20 },
+    );
+  });
+
   it("cases that were not: a walk cut a period off in repeating text; a cost bound below git's", () => {
     // The walk ended a region at 64 equal lines of period-3 text after one change: the cut
     // was a period off the minimal path, and later cuts kept it there (237 lines for git's 207).
