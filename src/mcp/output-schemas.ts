@@ -36,6 +36,7 @@ const SCHEMAS: Record<string, z.ZodType> = {
     entries: z.array(str),
     count: int,
     truncated: z.boolean(),
+    unreadable: z.array(str).optional(),
   }),
   get_file_info: z.looseObject({
     path: str,

@@ -24,7 +24,15 @@ export interface ListFilesOutput {
   entries: string[];
   count: number;
   truncated: boolean;
+  /**
+   * Directories the walk entered but could not read (no permission, or a host path past the
+   * system's limit), first ones only: the listing has nothing below them. Absent when none.
+   */
+  unreadable?: string[];
 }
+
+/** Unreadable directories named in a result, at most. */
+const MAX_UNREADABLE = 100;
 
 /** Bound on directory entries visited per call, so a huge tree cannot stall the agent. */
 const MAX_VISITED = 200_000;
@@ -96,6 +104,7 @@ export const listFiles: SandboxTool<ListFilesInput, ListFilesOutput> = {
   description: [
     'List files and directories under a virtual directory, filtered by a glob pattern relative to it (default "**/*", everything below).',
     'Results are sorted virtual paths (directories end with "/"), capped; `truncated` says when there were more — narrow `path` or `pattern`.',
+    '`unreadable` names directories that could not be read (nothing below them is listed).',
     'Patterns may not start with "/" or "~" or contain "..".',
   ].join(' '),
   inputSchema: ListFilesInput,
@@ -151,7 +160,7 @@ export const listFiles: SandboxTool<ListFilesInput, ListFilesOutput> = {
     // Depth first, each directory's entries in the listing's own order (see childrenOf): matches
     // come in sorted order, so a capped listing is the first entries of the whole one, and the walk
     // stops at the first match past the cap (the rest of the tree would be read for nothing).
-    const counted = { visited: 0 };
+    const counted: WalkCounts = { visited: 0, unreadable: [] };
     const pace = eventLoopPace();
     const keyOf = (r: ListRoot) => ('dir' in r ? `${r.dir.virtualDir}/` : r.file);
     const sortedRoots = [...roots].sort((a, b) => byCodeUnits(keyOf(a), keyOf(b)));
@@ -194,7 +203,15 @@ export const listFiles: SandboxTool<ListFilesInput, ListFilesOutput> = {
     }
     // The walk meets entries in the listing's order (see childrenOf): nothing to sort.
     const entries = [...new Set(found)];
-    return { path: base, pattern, entries, count: entries.length, truncated };
+    const { unreadable } = counted;
+    return {
+      path: base,
+      pattern,
+      entries,
+      count: entries.length,
+      truncated,
+      ...(unreadable.length > 0 ? { unreadable: unreadable.slice(0, MAX_UNREADABLE) } : {}),
+    };
   },
 };
 
@@ -220,6 +237,12 @@ function eventLoopPace() {
   };
 }
 
+/** What a walk counts: entries read, and the directories it could not read. */
+interface WalkCounts {
+  visited: number;
+  unreadable: string[];
+}
+
 /** An entry of a listed directory; `dir` when the walk descends into it. */
 interface Child {
   virtualPath: string;
@@ -240,7 +263,7 @@ async function childrenOf(
   ctx: ToolContext,
   dir: WalkRoot,
   nested: boolean,
-  counted: { visited: number },
+  counted: WalkCounts,
 ): Promise<Child[]> {
   const children: Child[] = [];
   const keys: string[] = [];
@@ -250,7 +273,9 @@ async function childrenOf(
   };
   // Host directories listed here: a mount deeper below one of them is met when the walk enters it.
   const dirNames = new Set<string>();
-  for (const entry of dir.hostDir === undefined ? [] : await entriesOf(ctx, dir.hostDir)) {
+  const read = dir.hostDir === undefined ? [] : await entriesOf(ctx, dir.hostDir);
+  if (read === undefined) counted.unreadable.push(`${dir.virtualDir}/`);
+  for (const entry of read ?? []) {
     counted.visited++;
     if (isTempFileName(entry.name)) continue; // an atomic write in progress (or abandoned)
     if (isApplyEntryName(entry.name)) continue; // a change set being applied (or its journal)
@@ -317,16 +342,20 @@ function symlinkStaysInside(sandbox: Sandbox, vp: string): boolean {
 /**
  * A directory's entries, read in one call: its entries are sorted before any is
  * listed, so all are needed, and one readdir costs one thread-pool round trip
- * where reading in batches cost one per batch and an await per entry. An
- * unreadable directory gives nothing (skipped, not fatal).
+ * where reading in batches cost one per batch and an await per entry. A directory
+ * gone since its parent was read has none; one that cannot be read (no permission,
+ * a host path past the system's limit) gives undefined: the listing says so.
  */
-async function entriesOf(ctx: ToolContext, hostDir: string): Promise<ListedEntry[]> {
+async function entriesOf(ctx: ToolContext, hostDir: string): Promise<ListedEntry[] | undefined> {
   let entries: ListedEntry[];
   try {
     entries = await fs.readdir(hostDir, { withFileTypes: true });
-  } catch {
+  } catch (error) {
     entries = [];
-    if (!ctx.staging?.isDirectory(hostDir)) return entries;
+    if (!ctx.staging?.isDirectory(hostDir)) {
+      const code = (error as NodeJS.ErrnoException).code;
+      return code === 'ENOENT' || code === 'ENOTDIR' ? entries : undefined;
+    }
   }
   if (ctx.staging && ctx.staging.size > 0) return withStaged(entries, ctx.staging.children(hostDir));
   return entries;
