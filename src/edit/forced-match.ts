@@ -7,7 +7,8 @@ const MAX_CELLS = 1 << 21;
  * `j` it is then matched to, 'deleted' when no longest one matches it, or
  * 'unsure' when some longest one matches it elsewhere or leaves it out while
  * another keeps it, or when one only one line shorter matches it to another
- * copy together with a neighbour it had.
+ * copy together with a neighbour it had, or gives the line it matches to another
+ * copy of it the same way.
  * Exact: prefix and suffix LCS tables, O(|a| × |b|).
  */
 export function forcedMatch(a: Uint32Array, b: Uint32Array, k: number): number | 'deleted' | 'unsure' {
@@ -46,18 +47,27 @@ export function forcedMatch(a: Uint32Array, b: Uint32Array, k: number): number |
     if (f[k * w + j]! + g[(k + 1) * w + j]! === total) skippable = true;
   if (match === -1) return 'deleted';
   if (skippable) return 'unsure';
+  // The longest alignment pairing a[i] with b[j] and a neighbour of each with the other's
+  // (-1 when neither neighbour pairs): a rival only with a neighbour kept beside it.
+  const at = (i: number, j: number) => i * w + j;
+  const withNeighbour = (i: number, j: number) => {
+    const above =
+      i > 0 && j > 0 && a[i - 1] === b[j - 1] ? f[at(i - 1, j - 1)]! + 2 + g[at(i + 1, j + 1)]! : -1;
+    const below =
+      i + 1 < n && j + 1 < m && a[i + 1] === b[j + 1] ? f[at(i, j)]! + 2 + g[at(i + 2, j + 2)]! : -1;
+    return Math.max(above, below);
+  };
   // Nearly as long a one that puts it on another copy with a neighbour of the read beside it: from
   // the bytes alone that history (a copy added, other lines removed) is as plausible, and the
   // original may still be in the file. A copy with none of the line's neighbours is no rival.
-  const at = (i: number, j: number) => i * w + j;
-  for (let j = 0; j < m; j++) {
-    if (j === match || a[k] !== b[j]) continue;
-    const above =
-      k > 0 && j > 0 && a[k - 1] === b[j - 1] ? f[at(k - 1, j - 1)]! + 2 + g[at(k + 1, j + 1)]! : -1;
-    const below =
-      k + 1 < n && j + 1 < m && a[k + 1] === b[j + 1] ? f[at(k, j)]! + 2 + g[at(k + 2, j + 2)]! : -1;
-    if (Math.max(above, below) >= total - NEAR) return 'unsure';
-  }
+  for (let j = 0; j < m; j++)
+    if (j !== match && a[k] === b[j] && withNeighbour(k, j) >= total - NEAR) return 'unsure';
+  // The same seen from the line it would be edited at: a nearly as long one that gives that line
+  // to another copy of the read's (the read's line deleted with its block, a twin block now in its
+  // place, a line copied elsewhere: the longest alignment explains the copy by keeping the
+  // deleted line and put the edit on the twin).
+  for (let i = 0; i < n; i++)
+    if (i !== k && a[i] === b[match] && withNeighbour(i, match) >= total - NEAR) return 'unsure';
   return match;
 }
 

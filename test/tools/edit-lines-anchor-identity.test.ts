@@ -211,6 +211,20 @@ describe('edit_lines anchors keep naming the line read', () => {
               { kind: 'edit', read: 'first', at: 57 },
             ],
           ],
+          // Drawn by CI (seed 1487106771): a whole block deleted from outside, then a line of the
+          // next block copied, then the deleted block's first line by its first-read anchor. The
+          // longest alignment explains the copy by keeping the deleted line (4 lines removed, not
+          // 5 removed and 1 added) and put the edit on the next block's twin; one a line shorter
+          // gives that twin to its own block, so the line is now 'unsure' (forced-match.ts).
+          [
+            true,
+            [
+              { kind: 'outsideDelete', block: 1 },
+              { kind: 'copy', at: 1945567036, above: false, viaTool: false },
+              { kind: 'edit', read: 'first', at: 355026785 },
+              { kind: 'insert', block: 0, count: 1 },
+            ],
+          ],
         ],
       },
     );
